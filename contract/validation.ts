@@ -1,0 +1,92 @@
+// Validation rules and messages of SPEC §5, shared by the screens and the server so both
+// say exactly the same thing.
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const MESSAGES = {
+  invalidEmail: 'Please enter a valid email address.',
+  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  passwordsDoNotMatch: 'Passwords do not match.',
+  passwordRequired: 'Password is required.',
+  yahooEmail: 'Please enter your Yahoo email address.',
+  icloudEmail: 'Please enter your iCloud email address.',
+  appPasswordRequired: 'App-specific password is required.',
+  contactIncomplete: 'Please fill in every field with a valid email address.',
+  tooManyRequests: 'Too many requests from this IP, please try again later.',
+  emailTaken: 'An account with this email address already exists. Sign in instead.',
+  wrongCredentials: 'Incorrect email or password.',
+  resetTokenInvalid: 'This reset link is invalid or has expired. Please request a new one.',
+  csrf: 'Your session token is missing or out of date. Please reload the page and try again.',
+  notSignedIn: 'Please sign in to continue.',
+} as const;
+
+/** "text, at sign, text, dot, text" (SPEC §5). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const YAHOO_DOMAINS = ['yahoo.com'] as const;
+export const ICLOUD_DOMAINS = ['icloud.com', 'me.com', 'mac.com'] as const;
+
+export type ValidationResult = string | null;
+
+export function validateEmail(email: string): ValidationResult {
+  return EMAIL_PATTERN.test(email.trim()) ? null : MESSAGES.invalidEmail;
+}
+
+export function validateNewPassword(password: string, confirm?: string): ValidationResult {
+  if (password.length < MIN_PASSWORD_LENGTH) return MESSAGES.passwordTooShort;
+  if (confirm !== undefined && confirm !== password) return MESSAGES.passwordsDoNotMatch;
+  return null;
+}
+
+/** Create-account form: email, password, confirm password. */
+export function validateSignup(input: { email: string; password: string; confirm?: string }): ValidationResult {
+  return validateEmail(input.email) ?? validateNewPassword(input.password, input.confirm);
+}
+
+/** Sign-in form: a valid email and any non-empty password. */
+export function validateSignin(input: { email: string; password: string }): ValidationResult {
+  return validateEmail(input.email) ?? (input.password.length === 0 ? MESSAGES.passwordRequired : null);
+}
+
+/** Reset form: new password and its confirmation. */
+export function validateReset(input: { password: string; confirm?: string }): ValidationResult {
+  return validateNewPassword(input.password, input.confirm);
+}
+
+function domainOf(email: string): string {
+  return email.trim().toLowerCase().split('@').pop() ?? '';
+}
+
+/** Which app-password provider an email address belongs to, by its domain (create-account screen). */
+export function appPasswordProviderFor(email: string): 'yahoo' | 'icloud' | null {
+  const domain = domainOf(email);
+  if (YAHOO_DOMAINS.some((d) => domain.endsWith(d))) return 'yahoo';
+  if (ICLOUD_DOMAINS.some((d) => domain.endsWith(d))) return 'icloud';
+  return null;
+}
+
+/** Add-mailbox form: provider-specific email rule, then the app password. */
+export function validateAddMailbox(input: {
+  provider: string;
+  email: string;
+  appPassword: string;
+}): ValidationResult {
+  const emailError = validateEmail(input.email);
+  if (emailError) return emailError;
+  const domain = domainOf(input.email);
+  if (input.provider === 'yahoo' && !YAHOO_DOMAINS.some((d) => domain === d)) return MESSAGES.yahooEmail;
+  if (input.provider === 'icloud' && !ICLOUD_DOMAINS.some((d) => domain === d)) return MESSAGES.icloudEmail;
+  if (input.appPassword.length === 0) return MESSAGES.appPasswordRequired;
+  return null;
+}
+
+/** Contact form: every field non-empty and the email contains an at sign. */
+export function validateContact(input: {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}): ValidationResult {
+  const filled = [input.name, input.email, input.subject, input.message].every((v) => v.trim().length > 0);
+  return filled && input.email.includes('@') ? null : MESSAGES.contactIncomplete;
+}
