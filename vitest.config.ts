@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers named by what is real (GUIDE §7). `npm test` runs them in order through scripts/test.mjs.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'web/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['server/**/*.int.test.ts', 'test/**/*.int.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file builds its own app and database; files run in parallel on the 2 cores.
+          fileParallelism: true,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
