@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { API_PREFIXES } from '../contract/routes.js';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { createMailer, type Mailer } from './email/mailer.js';
+import { createAccountsRepository } from './features/accounts/repository.js';
+import { createAccountsService } from './features/accounts/service.js';
+import { createContactService } from './features/contact/service.js';
+import { createSettingsService } from './features/settings/service.js';
+import { registerErrorHandler } from './http/plugins/errors.js';
+import { registerSessions } from './http/plugins/session.js';
+import { accountRoutes } from './http/routes/account.js';
+import { authRoutes } from './http/routes/auth.js';
+import { publicRoutes } from './http/routes/public.js';
+import { attachLive, type Live } from './live/index.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer?: Mailer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    live: Live;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Composition root: builds the services and registers plugins and routes. Does not listen. */
+export async function buildApp({ config, db, mailer: givenMailer }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  const mailer = givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const accounts = createAccountsService({ repo: createAccountsRepository(db), mailer, publicUrl: config.publicUrl });
+  const settings = createSettingsService(db);
+  const contact = createContactService({ mailer, supportEmail: config.supportEmail });
+
+  registerErrorHandler(app);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    hsts: config.secureCookies,
+  });
+  await app.register(fastifyCookie, { secret: config.secretKey });
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'ig_csrf',
+    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
+    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
+  });
+  // Every state-changing call needs the X-CSRF-Token header from GET /csrf-token (SPEC §7).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (SAFE_METHODS.has(request.method) || request.url.startsWith('/socket.io')) return done();
+    app.csrfProtection(request, reply, done);
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  registerSessions(app, accounts, config.secureCookies);
+
+  const authLimit = { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs };
+  await app.register(publicRoutes, { config, contact, rateLimit: authLimit });
+  await app.register(authRoutes, { accounts, rateLimit: authLimit });
+  await app.register(accountRoutes, { accounts, settings });
+
+  await registerWebApp(app, config.webRoot);
+
+  const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
+  app.decorate('live', live);
+  app.addHook('onClose', async () => {
+    await live.io.close();
+  });
+  return app;
+}
+
+/** Serves the built SPA; GET requests for unknown non-API paths get index.html (client-side routes). */
+async function registerWebApp(app: FastifyInstance, webRoot: string | null): Promise<void> {
+  const root = webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null;
+  if (root) await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((p) => pathname.startsWith(p));
+    if (root && request.method === 'GET' && !isApi) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    }
+    return reply.status(404).send({ message: `Not found: ${request.method} ${pathname}` });
+  });
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+// Environment -> typed configuration (GUIDE §3). Every name here is listed in .env.example.
+
+const RATE = /^(\d+)\/(\d+)(s|m|h)$/;
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)')
+    .optional(),
+  SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().default('Inbox Genie <no-reply@localhost>'),
+  SUPPORT_EMAIL: z.string().default('support@localhost'),
+  AUTH_RATE_LIMIT: z.string().regex(RATE, 'AUTH_RATE_LIMIT looks like 20/15m (count/window)').default('20/15m'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_CLIENT_ID: z.string().optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  secureCookies: boolean;
+  dataDir: string;
+  databaseUrl: string | null;
+  secretKey: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  supportEmail: string;
+  authRateLimit: { max: number; windowMs: number };
+  trustProxy: boolean;
+  logLevel: string;
+  google: { clientId: string; clientSecret: string } | null;
+  microsoft: { clientId: string; clientSecret: string } | null;
+  webRoot: string | null;
+}
+
+export class ConfigError extends Error {}
+
+function parseRate(value: string): { max: number; windowMs: number } {
+  const [, count, amount, unit] = RATE.exec(value)!;
+  const unitMs = unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  return { max: Number(count), windowMs: Number(amount) * unitMs };
+}
+
+/** Reads SECRET_KEY from DATA_DIR/secret-key, creating it (mode 0600) on first start. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const port = overrides.port ?? e.PORT;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const pair = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  return {
+    port,
+    host: e.HOST,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    secretKey: e.SECRET_KEY ?? loadOrCreateSecret(dataDir),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    authRateLimit: parseRate(e.AUTH_RATE_LIMIT),
+    trustProxy: e.TRUST_PROXY === 'true',
+    logLevel: e.LOG_LEVEL,
+    google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
+    microsoft: pair(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
+    webRoot: null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,126 @@
+import type { Db } from '../../db/index.js';
+
+// SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  plan: string;
+}
+
+export function createAccountsRepository(db: Db) {
+  return {
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .select(['id', 'email', 'password_hash', 'plan'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+    },
+
+    async findUserById(id: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .select(['id', 'email', 'password_hash', 'plan'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Inserts a user; answers false when the email is already taken (unique constraint). */
+    async insertUser(user: { id: string; email: string; passwordHash: string; now: number }): Promise<boolean> {
+      const result = await db
+        .insertInto('users')
+        .values({ id: user.id, email: user.email, password_hash: user.passwordHash, created_at: user.now })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
+
+    async insertSession(session: { id: string; userId: string; now: number; expiresAt: number }): Promise<void> {
+      await db
+        .insertInto('sessions')
+        .values({ id: session.id, user_id: session.userId, created_at: session.now, expires_at: session.expiresAt })
+        .execute();
+    },
+
+    async findSessionUser(sessionId: string, now: number): Promise<{ userId: string; email: string } | undefined> {
+      return db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['users.id as userId', 'users.email as email'])
+        .where('sessions.id', '=', sessionId)
+        .where('sessions.expires_at', '>', now)
+        .executeTakeFirst();
+    },
+
+    async deleteSession(sessionId: string): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+    },
+
+    async deleteExpiredSessions(now: number): Promise<void> {
+      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+    },
+
+    /** Ends every session of a user except the one given (if any). */
+    async deleteOtherSessions(userId: string, keepSessionId: string | null): Promise<void> {
+      let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (keepSessionId) q = q.where('id', '!=', keepSessionId);
+      await q.execute();
+    },
+
+    async insertPasswordReset(reset: { tokenHash: string; userId: string; now: number; expiresAt: number }) {
+      await db
+        .insertInto('password_resets')
+        .values({
+          token_hash: reset.tokenHash,
+          user_id: reset.userId,
+          created_at: reset.now,
+          expires_at: reset.expiresAt,
+          used_at: null,
+        })
+        .execute();
+    },
+
+    /**
+     * Marks a reset token used and answers its user, in one statement, so two concurrent
+     * submissions of the same link cannot both succeed.
+     */
+    async consumePasswordReset(tokenHash: string, now: number): Promise<string | undefined> {
+      const row = await db
+        .updateTable('password_resets')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('user_id')
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+
+    async countMailboxes(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom('mailboxes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Removes the user and every row that belongs to them, in one transaction. */
+    async deleteUser(userId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('mailboxes').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('users').where('id', '=', userId).execute();
+      });
+    },
+  };
+}
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { MESSAGES, validateEmail, validateNewPassword, validateSignin } from '../../../contract/validation.js';
+import { SCREENS } from '../../../contract/routes.js';
+import type { Mailer } from '../../email/mailer.js';
+import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { hashToken, randomToken } from '../../lib/crypto.js';
+import type { AccountsRepository } from './repository.js';
+
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+export const RESET_TTL_MS = 3600 * 1000;
+
+// Argon2id (the library's default algorithm) with OWASP's minimum: 19 MiB, 2 passes.
+const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export interface NewSession {
+  token: string;
+  userId: string;
+  redirectUrl: string;
+}
+
+export interface AccountsDeps {
+  repo: AccountsRepository;
+  mailer: Mailer;
+  publicUrl: string;
+  now?: () => number;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function createAccountsService({ repo, mailer, publicUrl, now = Date.now }: AccountsDeps) {
+  // A hash to verify against when the email is unknown, so both answers take the same time.
+  const dummyHash = hash('not a real password', ARGON2);
+
+  async function redirectFor(userId: string): Promise<string> {
+    return (await repo.countMailboxes(userId)) > 0 ? SCREENS.subscriptions : SCREENS.connectMailbox;
+  }
+
+  async function startSession(userId: string): Promise<NewSession> {
+    const token = randomToken();
+    const at = now();
+    await repo.insertSession({ id: hashToken(token), userId, now: at, expiresAt: at + SESSION_TTL_MS });
+    return { token, userId, redirectUrl: await redirectFor(userId) };
+  }
+
+  return {
+    async signup(input: { email: string; password: string }): Promise<NewSession> {
+      const error = validateEmail(input.email) ?? validateNewPassword(input.password);
+      if (error) throw badRequest(error);
+      const email = normalizeEmail(input.email);
+      const id = randomUUID();
+      const created = await repo.insertUser({ id, email, passwordHash: await hash(input.password, ARGON2), now: now() });
+      if (!created) throw conflict(MESSAGES.emailTaken);
+      return startSession(id);
+    },
+
+    async signin(input: { email: string; password: string }): Promise<NewSession> {
+      const error = validateSignin(input);
+      if (error) throw badRequest(error);
+      const user = await repo.findUserByEmail(normalizeEmail(input.email));
+      const ok = await verify(user?.password_hash ?? (await dummyHash), input.password);
+      if (!user?.password_hash || !ok) throw unauthorized(MESSAGES.wrongCredentials);
+      await repo.deleteExpiredSessions(now());
+      return startSession(user.id);
+    },
+
+    async sessionUser(token: string | undefined) {
+      if (!token) return undefined;
+      return repo.findSessionUser(hashToken(token), now());
+    },
+
+    async logout(token: string | undefined): Promise<void> {
+      if (token) await repo.deleteSession(hashToken(token));
+    },
+
+    /** Answers the same whether or not the address has an account; mails a one-hour, single-use link. */
+    async forgotPassword(input: { email: string }): Promise<void> {
+      const error = validateEmail(input.email);
+      if (error) throw badRequest(error);
+      const user = await repo.findUserByEmail(normalizeEmail(input.email));
+      if (!user) return;
+      const token = randomToken();
+      const at = now();
+      await repo.insertPasswordReset({ tokenHash: hashToken(token), userId: user.id, now: at, expiresAt: at + RESET_TTL_MS });
+      const link = `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`;
+      await mailer.send({
+        to: user.email,
+        subject: 'Reset your Inbox Genie password',
+        text: [
+          'Someone asked to reset the password of your Inbox Genie account.',
+          '',
+          `Choose a new password here (the link works once, for one hour): ${link}`,
+          '',
+          'If it was not you, ignore this mail: your password stays as it is.',
+        ].join('\n'),
+      });
+    },
+
+    /** Sets a new password from a reset link and ends every other session of the user. */
+    async resetPassword(input: { token: string; password: string }, currentSessionToken?: string): Promise<void> {
+      const error = validateNewPassword(input.password);
+      if (error) throw badRequest(error);
+      if (!input.token) throw badRequest(MESSAGES.resetTokenInvalid);
+      const passwordHash = await hash(input.password, ARGON2);
+      const userId = await repo.consumePasswordReset(hashToken(input.token), now());
+      if (!userId) throw badRequest(MESSAGES.resetTokenInvalid);
+      await repo.setPasswordHash(userId, passwordHash);
+      await repo.deleteOtherSessions(userId, currentSessionToken ? hashToken(currentSessionToken) : null);
+    },
+
+    async deleteAccount(userId: string): Promise<void> {
+      await repo.deleteUser(userId);
+    },
+
+    async hasActiveSubscription(userId: string): Promise<boolean> {
+      const user = await repo.findUserById(userId);
+      return user?.plan === 'premium';
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

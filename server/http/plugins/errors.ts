@@ -1,0 +1,21 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { MESSAGES } from '../../../contract/validation.js';
+import { HttpError } from '../../lib/errors.js';
+
+// Every error leaves as JSON `{message}` with the status codes of SPEC §8; internals are logged, never sent.
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ ...error.body, message: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send({ message: MESSAGES.tooManyRequests });
+    if (error.code?.startsWith('FST_CSRF')) return reply.status(403).send({ message: MESSAGES.csrf });
+    if (error.validation || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ message: 'The request body could not be read.' });
+    }
+    if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/index.js';
+
+// Entry point: reads configuration, opens and migrates the database, starts the HTTP API, the SPA
+// and socket.io on one port. `--roles=` is accepted for the split deployments of GUIDE §1; today
+// every role runs in this process.
+
+function findWebRoot(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // dist/server/main.js -> dist/web; server/main.ts (tsx) -> dist/web
+  const candidates = [path.resolve(here, '../web'), path.resolve(here, '../dist/web')];
+  return candidates.find((c) => existsSync(path.join(c, 'index.html'))) ?? null;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, { webRoot: findWebRoot() });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, db: database.db });
+  if (!config.webRoot) app.log.warn('No built web app found (run `npm run build`); serving the API only.');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { database: database.dialect, dataDir: config.dataDir, mail: config.smtpUrl ? 'smtp' : 'outbox' },
+    `Inbox Genie is running at ${config.publicUrl}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Inbox Genie could not start:', error);
+  }
+  process.exit(1);
+});
