@@ -90,3 +90,19 @@ export function validateContact(input: {
   const filled = [input.name, input.email, input.subject, input.message].every((v) => v.trim().length > 0);
   return filled && input.email.includes('@') ? null : MESSAGES.contactIncomplete;
 }
+
+/** Texts of the browser alerts and of the screens' default error banners (SPEC §8). */
+export const ALERTS = {
+  emailSent: 'Email sent successfully!',
+  logoutFailed: 'Failed to log out...',
+  fetchSettingsFailed: 'Failed to fetch settings...',
+  updateSettingsFailed: 'Failed to update settings...',
+  deleteAccountFailed: 'Failed to delete account...',
+} as const;
+
+export const SCREEN_ERRORS = {
+  signup: 'Signup failed.',
+  signin: 'Sign in failed.',
+  forgotPassword: 'Request failed.',
+  resetPassword: 'Reset failed.',
+} as const;

@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../contract/validation.js';
+import { RESET_TTL_MS } from '../server/features/accounts/service.js';
+import { hashToken } from '../server/lib/crypto.js';
+import { Client, DIALECTS, createTestApp, readOutbox, resetTokenFrom, type TestApp, uniqueEmail } from './helpers/app.js';
+
+describe.each(DIALECTS)('accounts API on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function signedUp(password = 'correct horse') {
+    const client = new Client(t.app);
+    const email = uniqueEmail();
+    const res = await client.post('/auth/signup', { email, password });
+    expect(res.statusCode).toBe(200);
+    return { client, email, password };
+  }
+
+  describe('GET /csrf-token and the CSRF header', () => {
+    it('answers a token and sets its secret cookie', async () => {
+      const client = new Client(t.app);
+      const res = await client.get('/csrf-token');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().csrfToken).toEqual(expect.any(String));
+      expect(client.hasCookie('ig_csrf')).toBe(true);
+    });
+
+    it('refuses a non-GET call without the X-CSRF-Token header with 403', async () => {
+      const client = new Client(t.app);
+      await client.token();
+      const res = await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' }, { csrf: false });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: MESSAGES.csrf });
+    });
+
+    it('refuses a token from another browser', async () => {
+      const victim = new Client(t.app);
+      const attacker = new Client(t.app);
+      const stolen = await attacker.token();
+      await victim.token();
+      const res = await victim.request({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: uniqueEmail(), password: 'long enough' },
+        headers: { 'x-csrf-token': stolen },
+        csrf: false,
+      });
+      expect(res.statusCode).toBe(403);
+    });
+  });
+
+  describe('POST /auth/signup', () => {
+    it('creates the account, starts a session and sends the user to /connect-mailbox', async () => {
+      const client = new Client(t.app);
+      const res = await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ redirectUrl: '/connect-mailbox' });
+      const cookie = res.cookies.find((c) => c.name === 'ig_session');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie?.secure).toBeFalsy();
+      expect((await client.get('/signin-status/')).json()).toEqual({ status: true });
+    });
+
+    it.each([
+      [{ email: 'not-an-email', password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'a@b', password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'a b@c.de', password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'ok@example.com', password: 'short' }, MESSAGES.passwordTooShort],
+      [{ email: 'ok@example.com' }, MESSAGES.passwordRequired],
+      [{ email: 42, password: 'long enough' }, MESSAGES.invalidEmail],
+    ])('answers 400 with the spec message for %j', async (body, message) => {
+      const res = await new Client(t.app).post('/auth/signup', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message });
+    });
+
+    it('answers 400 for a body that is not JSON', async () => {
+      const client = new Client(t.app);
+      const res = await client.request({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: '{"email": ',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toEqual(expect.any(String));
+    });
+
+    it('answers 409 for an address that already has an account, in any letter case', async () => {
+      const { email } = await signedUp();
+      const res = await new Client(t.app).post('/auth/signup', { email: `  ${email.toUpperCase()} `, password: 'other password' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ message: MESSAGES.emailTaken });
+    });
+
+    it('stores an argon2id hash, never the password', async () => {
+      const { email, password } = await signedUp('my secret password');
+      const row = await t.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
+      expect(row.password_hash).toMatch(/^\$argon2id\$/);
+      expect(row.password_hash).not.toContain(password);
+    });
+  });
+
+  describe('POST /auth/signin and /auth/logout', () => {
+    it('signs in with the right password and out again', async () => {
+      const { email, password } = await signedUp();
+      const client = new Client(t.app);
+      const res = await client.post('/auth/signin', { email: email.toUpperCase(), password });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ redirectUrl: '/connect-mailbox' });
+      expect((await client.get('/signin-status/')).json()).toEqual({ status: true });
+      const out = await client.post('/auth/logout');
+      expect(out.statusCode).toBe(200);
+      expect((await client.get('/signin-status/')).json()).toEqual({ status: false });
+    });
+
+    it('sends a user who has a mailbox to /genie/subscriptions', async () => {
+      const { email, password } = await signedUp();
+      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('mailboxes')
+        .values({ id: `mb-${user.id}`, user_id: user.id, email, provider: 'yahoo', secret: null, created_at: Date.now() })
+        .execute();
+      const res = await new Client(t.app).post('/auth/signin', { email, password });
+      expect(res.json()).toEqual({ redirectUrl: '/genie/subscriptions' });
+    });
+
+    it('answers 401 for a wrong password and for an unknown address alike', async () => {
+      const { email } = await signedUp();
+      const wrong = await new Client(t.app).post('/auth/signin', { email, password: 'wrong password' });
+      const unknown = await new Client(t.app).post('/auth/signin', { email: uniqueEmail(), password: 'whatever1' });
+      expect(wrong.statusCode).toBe(401);
+      expect(unknown.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ message: MESSAGES.wrongCredentials });
+      expect(unknown.json()).toEqual(wrong.json());
+    });
+
+    it.each([
+      [{ email: 'bad', password: 'x' }, MESSAGES.invalidEmail],
+      [{ email: 'ok@example.com', password: '' }, MESSAGES.passwordRequired],
+    ])('answers 400 for %j', async (body, message) => {
+      const res = await new Client(t.app).post('/auth/signin', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message });
+    });
+
+    it('deletes the session row on logout, so the cookie is useless afterwards', async () => {
+      const { client, email } = await signedUp();
+      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const sessionsOf = () => t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+      expect(await sessionsOf()).toHaveLength(1);
+      await client.post('/auth/logout');
+      expect(await sessionsOf()).toHaveLength(0);
+      expect((await client.get('/get-settings')).statusCode).toBe(403);
+    });
+  });
+
+  describe('forgot and reset password', () => {
+    it('answers the same for a known and an unknown address, and mails only the known one', async () => {
+      const { email } = await signedUp();
+      const stranger = uniqueEmail('stranger');
+      const known = await new Client(t.app).post('/auth/forgot-password', { email });
+      const unknown = await new Client(t.app).post('/auth/forgot-password', { email: stranger });
+      expect(known.statusCode).toBe(200);
+      expect(unknown.statusCode).toBe(200);
+      expect(unknown.json()).toEqual(known.json());
+      const mails = await readOutbox(t.dataDir);
+      expect(mails.filter((m) => m.to === email)).toHaveLength(1);
+      expect(mails.filter((m) => m.to === stranger)).toHaveLength(0);
+      const link = mails.find((m) => m.to === email)!.text;
+      expect(link).toContain('http://localhost:3000/reset-password/confirm?token=');
+    });
+
+    it('answers 400 for a malformed address', async () => {
+      const res = await new Client(t.app).post('/auth/forgot-password', { email: 'nope' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: MESSAGES.invalidEmail });
+    });
+
+    async function requestReset(email: string): Promise<string> {
+      await new Client(t.app).post('/auth/forgot-password', { email });
+      const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email);
+      return resetTokenFrom(mails.at(-1)!);
+    }
+
+    it('resets the password once, ends the other sessions and refuses the used token', async () => {
+      const { client: oldBrowser, email, password } = await signedUp();
+      const token = await requestReset(email);
+      const stored = await t.db.selectFrom('password_resets').select('token_hash').execute();
+      expect(stored.map((r) => r.token_hash)).toContain(hashToken(token));
+      expect(stored.map((r) => r.token_hash)).not.toContain(token);
+
+      const res = await new Client(t.app).post('/auth/reset-password', { token, password: 'brand new password' });
+      expect(res.statusCode).toBe(200);
+      expect((await oldBrowser.get('/signin-status/')).json()).toEqual({ status: false });
+
+      const reused = await new Client(t.app).post('/auth/reset-password', { token, password: 'another password' });
+      expect(reused.statusCode).toBe(400);
+      expect(reused.json()).toEqual({ message: MESSAGES.resetTokenInvalid });
+
+      expect((await new Client(t.app).post('/auth/signin', { email, password })).statusCode).toBe(401);
+      expect((await new Client(t.app).post('/auth/signin', { email, password: 'brand new password' })).statusCode).toBe(200);
+    });
+
+    it('refuses an expired token', async () => {
+      const { email } = await signedUp();
+      const token = await requestReset(email);
+      await t.db
+        .updateTable('password_resets')
+        .set({ expires_at: Date.now() - 1 })
+        .where('token_hash', '=', hashToken(token))
+        .execute();
+      const res = await new Client(t.app).post('/auth/reset-password', { token, password: 'brand new password' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: MESSAGES.resetTokenInvalid });
+    });
+
+    it('gives links valid for one hour', async () => {
+      const { email } = await signedUp();
+      const before = Date.now();
+      const token = await requestReset(email);
+      const row = await t.db
+        .selectFrom('password_resets')
+        .select(['expires_at', 'created_at'])
+        .where('token_hash', '=', hashToken(token))
+        .executeTakeFirstOrThrow();
+      expect(row.expires_at - row.created_at).toBe(RESET_TTL_MS);
+      expect(row.created_at).toBeGreaterThanOrEqual(before);
+    });
+
+    it.each([
+      [{ token: 'made-up-token', password: 'long enough' }, MESSAGES.resetTokenInvalid],
+      [{ token: '', password: 'long enough' }, MESSAGES.resetTokenInvalid],
+      [{ token: 'x', password: 'short' }, MESSAGES.passwordTooShort],
+    ])('answers 400 for %j', async (body, message) => {
+      const res = await new Client(t.app).post('/auth/reset-password', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message });
+    });
+  });
+
+  describe('settings, status and account deletion', () => {
+    it('keeps both alerts on by default and saves changes', async () => {
+      const { client } = await signedUp();
+      expect((await client.get('/get-settings')).json()).toEqual({ alertManualUnsubscribe: true, alertAfterUnsubscribe: true });
+      const put = await client.put('/update-settings', { alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
+      expect(put.statusCode).toBe(200);
+      expect((await client.get('/get-settings')).json()).toEqual({ alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
+    });
+
+    it('refuses settings that are not booleans', async () => {
+      const { client } = await signedUp();
+      const res = await client.put('/update-settings', { alertManualUnsubscribe: 'no', alertAfterUnsubscribe: true });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain('alertManualUnsubscribe');
+    });
+
+    it.each(['/get-settings', '/subscription-status/'])('answers 403 to %s without a session', async (url) => {
+      const res = await new Client(t.app).get(url);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: MESSAGES.notSignedIn });
+    });
+
+    it('reports no active subscription for a new account', async () => {
+      const { client } = await signedUp();
+      expect((await client.get('/subscription-status/')).json()).toEqual({ status: false });
+    });
+
+    it('deletes the account with every row that belongs to it, and nobody else', async () => {
+      const other = await signedUp();
+      const { client, email } = await signedUp();
+      await new Client(t.app).post('/auth/forgot-password', { email });
+      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('mailboxes')
+        .values({ id: `mb-${user.id}`, user_id: user.id, email, provider: 'imap', secret: 'sealed', created_at: Date.now() })
+        .execute();
+
+      const res = await client.delete('/delete-account');
+      expect(res.statusCode).toBe(200);
+      for (const table of ['sessions', 'password_resets', 'mailboxes'] as const) {
+        const rows = await t.db.selectFrom(table).select('user_id').where('user_id', '=', user.id).execute();
+        expect(rows, table).toHaveLength(0);
+      }
+      expect(await t.db.selectFrom('users').select('id').where('id', '=', user.id).execute()).toHaveLength(0);
+      expect((await client.get('/signin-status/')).json()).toEqual({ status: false });
+      expect((await other.client.get('/signin-status/')).json()).toEqual({ status: true });
+    });
+  });
+
+  describe('POST /send-email', () => {
+    it('forwards the contact form to SUPPORT_EMAIL with the visitor as Reply-To', async () => {
+      const subject = `Question ${uniqueEmail()}`;
+      const res = await new Client(t.app).post('/send-email', { from: 'Ada <ada@example.com>', subject, text: 'Hello!' });
+      expect(res.statusCode).toBe(200);
+      const mail = (await readOutbox(t.dataDir)).find((m) => m.subject === `[Contact] ${subject}`);
+      expect(mail?.to).toBe(t.config.supportEmail);
+      expect(mail?.replyTo).toMatch(/^"?Ada"? <ada@example\.com>$/);
+      expect(mail?.text).toContain('Hello!');
+    });
+
+    it.each([
+      { from: 'Ada <ada-at-example.com>', subject: 's', text: 't' },
+      { from: 'ada@example.com', subject: ' ', text: 't' },
+      { from: 'ada@example.com', subject: 's', text: '' },
+      { subject: 's', text: 't' },
+    ])('answers 400 for an incomplete form %j', async (body) => {
+      const res = await new Client(t.app).post('/send-email', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: MESSAGES.contactIncomplete });
+    });
+  });
+});

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { buildApp } from '../../server/app.js';
+import { type Config, loadConfig } from '../../server/config.js';
+import { openDatabase } from '../../server/db/index.js';
+import type { Db } from '../../server/db/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh app with its own data folder and its own database (a new PostgreSQL schema per app). */
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-test-'));
+  const config = loadConfig(
+    { AUTH_RATE_LIMIT: '1000/1m', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env },
+    { dataDir },
+  );
+  const schema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;
+  const database = await openDatabase({ databaseUrl, dataDir, schema });
+  const app = await buildApp({ config: { ...config, databaseUrl }, db: database.db });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      if (schema && databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser-like client over app.inject: keeps cookies and sends the CSRF header on non-GET calls. */
+export class Client {
+  private cookies = new Map<string, string>();
+  private csrf: string | null = null;
+  ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] = await this.token();
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (cookie) headers.cookie = cookie;
+    const response = await this.app.inject({ ...options, method: method as 'GET', headers, remoteAddress: this.ip });
+    for (const c of response.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return response;
+  }
+
+  async token(): Promise<string> {
+    if (!this.csrf) {
+      const res = await this.request({ url: '/csrf-token' });
+      this.csrf = res.json().csrfToken as string;
+    }
+    return this.csrf;
+  }
+
+  get(url: string) {
+    return this.request({ method: 'GET', url });
+  }
+
+  post(url: string, payload?: unknown, opts: { csrf?: boolean } = {}) {
+    return this.request({ method: 'POST', url, payload: payload as object, ...opts });
+  }
+
+  put(url: string, payload?: unknown) {
+    return this.request({ method: 'PUT', url, payload: payload as object });
+  }
+
+  delete(url: string, payload?: unknown) {
+    return this.request({ method: 'DELETE', url, payload: payload as object });
+  }
+
+  hasCookie(name: string): boolean {
+    return this.cookies.has(name);
+  }
+}
+
+let counter = 0;
+/** A unique address per test, so no test sees another's user. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo: string | undefined;
+}
+
+/** Reads the .eml files the outbox mailer wrote, oldest first. */
+export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
+  const dir = path.join(dataDir, 'outbox');
+  const files = (await readdir(dir).catch(() => [])).sort();
+  const mails: OutboxMail[] = [];
+  for (const file of files) {
+    const parsed = await simpleParser(await readFile(path.join(dir, file)));
+    mails.push({
+      to: parsed.to && !Array.isArray(parsed.to) ? parsed.to.text : '',
+      subject: parsed.subject ?? '',
+      text: parsed.text ?? '',
+      replyTo: parsed.replyTo?.text,
+    });
+  }
+  return mails;
+}
+
+export function resetTokenFrom(mail: OutboxMail): string {
+  const match = /\/reset-password\/confirm\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
+  if (!match) throw new Error(`No reset link in mail: ${mail.text}`);
+  return decodeURIComponent(match[1]!);
+}

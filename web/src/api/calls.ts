@@ -1,0 +1,28 @@
+// Typed wrappers of the API calls the screens make (SPEC §7); paths come from the contract.
+import type {
+  AuthResponse,
+  ContactBody,
+  CredentialsBody,
+  PublicConfig,
+  ResetPasswordBody,
+  Settings,
+  StatusResponse,
+} from '../../contract/api.js';
+import { API } from '../../contract/routes.js';
+import { api } from './client';
+
+export const signUp = (body: CredentialsBody) => api.post<AuthResponse>(API.signup, body);
+export const signIn = (body: CredentialsBody) => api.post<AuthResponse>(API.signin, body);
+export const logOut = () => api.post<unknown>(API.logout);
+export const forgotPassword = (email: string) => api.post<unknown>(API.forgotPassword, { email });
+export const resetPassword = (body: ResetPasswordBody) => api.post<unknown>(API.resetPassword, body);
+
+export const signinStatus = () => api.get<StatusResponse>(API.signinStatus);
+export const subscriptionStatus = () => api.get<StatusResponse>(API.subscriptionStatus);
+
+export const getSettings = () => api.get<Settings>(API.getSettings);
+export const updateSettings = (settings: Settings) => api.put<unknown>(API.updateSettings, settings);
+export const deleteAccount = () => api.delete<unknown>(API.deleteAccount);
+
+export const sendEmail = (body: ContactBody) => api.post<unknown>(API.sendEmail, body);
+export const getPublicConfig = () => api.get<PublicConfig>(API.publicConfig);

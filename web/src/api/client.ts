@@ -1,0 +1,90 @@
+// The one place that talks HTTP to the API (SPEC §7): same origin, cookies included, and every
+// state-changing call carries an X-CSRF-Token header taken from a fresh GET /csrf-token.
+import type { CsrfTokenResponse, ErrorBody } from '../../contract/api.js';
+import { API } from '../../contract/routes.js';
+import { MESSAGES } from '../../contract/validation.js';
+
+/** A failed call: the HTTP status (0 when the network failed) and the server's message, if any. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** SPEC §4/§9: the rate-limit alert of the token fetch shows at most once per 5000 ms. */
+const RATE_LIMIT_ALERT_WINDOW_MS = 5000;
+let lastRateLimitAlert = Number.NEGATIVE_INFINITY;
+
+function alertRateLimited(): void {
+  const now = Date.now();
+  if (now - lastRateLimitAlert < RATE_LIMIT_ALERT_WINDOW_MS) return;
+  lastRateLimitAlert = now;
+  window.alert(MESSAGES.tooManyRequests);
+}
+
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { credentials: 'include', ...init });
+  } catch {
+    throw new ApiError(0, '');
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  const body = (await readJson(response)) as Partial<ErrorBody> | string | undefined;
+  const message = typeof body === 'object' && typeof body?.message === 'string' ? body.message : '';
+  return new ApiError(response.status, message);
+}
+
+async function csrfToken(): Promise<string> {
+  const response = await send(API.csrfToken, { headers: { Accept: 'application/json' } });
+  if (response.status === 429) {
+    alertRateLimited();
+    throw new ApiError(429, MESSAGES.tooManyRequests);
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return ((await response.json()) as CsrfTokenResponse).csrfToken;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-CSRF-Token'] = await csrfToken();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await errorFrom(response);
+  return (await readJson(response)) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
+  delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+};
+
+/** The server's message of a failed call, or the screen's default when it gave none. */
+export function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+export function isStatus(error: unknown, status: number): boolean {
+  return error instanceof ApiError && error.status === status;
+}

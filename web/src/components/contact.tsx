@@ -1,0 +1,62 @@
+// Opens the Contact Us dialog from anywhere, optionally with a prefilled subject and message.
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { ContactDialog } from './ContactDialog';
+
+export interface ContactPrefill {
+  subject?: string;
+  message?: string;
+}
+
+type OpenContact = (prefill?: ContactPrefill) => void;
+
+const ContactContext = createContext<OpenContact | null>(null);
+
+/** The link target of every Contact Us link, so "open in new tab" still lands on the dialog. */
+const CONTACT_HASH = '#contact';
+
+export function ContactProvider({ children }: { children: ReactNode }) {
+  const [prefill, setPrefill] = useState<ContactPrefill | null>(null);
+  const open = useCallback<OpenContact>((next) => setPrefill(next ?? {}), []);
+  const close = useCallback(() => setPrefill(null), []);
+
+  useEffect(() => {
+    if (window.location.hash === CONTACT_HASH) open();
+  }, [open]);
+
+  const value = useMemo(() => open, [open]);
+  return (
+    <ContactContext.Provider value={value}>
+      {children}
+      {prefill && <ContactDialog prefill={prefill} onClose={close} />}
+    </ContactContext.Provider>
+  );
+}
+
+export function useContact(): OpenContact {
+  const open = useContext(ContactContext);
+  if (!open) throw new Error('useContact needs a ContactProvider');
+  return open;
+}
+
+interface ContactLinkProps {
+  children: ReactNode;
+  className?: string;
+  prefill?: ContactPrefill;
+}
+
+/** A link that opens the contact dialog instead of navigating. */
+export function ContactLink({ children, className, prefill }: ContactLinkProps) {
+  const open = useContact();
+  return (
+    <a
+      href={CONTACT_HASH}
+      className={className}
+      onClick={(event) => {
+        event.preventDefault();
+        open(prefill);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
