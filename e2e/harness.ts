@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+// The product as a user starts it (the built dist/, one process, embedded defaults), and Debian
+// Chromium driven by playwright-core. Screenshots land in e2e/screenshots/.
+
+const root = path.resolve(import.meta.dirname, '..');
+export const SCREENSHOTS = path.join(root, 'e2e', 'screenshots');
+
+export interface Product {
+  url: string;
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const main = path.join(root, 'dist/server/main.js');
+  if (!existsSync(main) || !existsSync(path.join(root, 'dist/web/index.html'))) {
+    throw new Error('The product is not built: run `npm run build` first (npm test does).');
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '1000/1m',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => logs.push(String(d)));
+  child.stderr?.on('data', (d) => logs.push(String(d)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The product exited at start:\n${logs.join('')}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The product did not start within 30 s:\n${logs.join('')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    logs,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** console.error messages and uncaught page errors; a test fails when any appear. */
+  errors: string[];
+}
+
+/**
+ * A fresh browser context (its own cookies) on the product. Requests to any host other than the
+ * product are aborted and recorded as errors: tests never reach the internet.
+ */
+export async function openPage(browser: Browser, product: Product, width = 1280): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width, height: width <= 480 ? 812 : 900 } });
+  const errors: string[] = [];
+  const origin = new URL(product.url).origin;
+  await context.route('**/*', (route) => {
+    const target = new URL(route.request().url());
+    if (target.origin === origin || target.protocol === 'data:' || target.protocol === 'blob:') return route.continue();
+    errors.push(`unexpected outbound request: ${target.href}`);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    // Chromium logs every 4xx answer as "Failed to load resource"; those are the API's expected
+    // answers (a wrong password, a signed-out check), not errors of the page.
+    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) {
+      errors.push(`console.error: ${msg.text()}`);
+    }
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  return { context, page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
