@@ -39,7 +39,11 @@ export function validateNewPassword(password: string, confirm?: string): Validat
 }
 
 /** Create-account form: email, password, confirm password. */
-export function validateSignup(input: { email: string; password: string; confirm?: string }): ValidationResult {
+export function validateSignup(input: {
+  email: string;
+  password: string;
+  confirm?: string;
+}): ValidationResult {
   return validateEmail(input.email) ?? validateNewPassword(input.password, input.confirm);
 }
 

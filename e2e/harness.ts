@@ -113,7 +113,8 @@ export async function openPage(browser: Browser, product: Product, width = 1280)
   const origin = new URL(product.url).origin;
   await context.route('**/*', (route) => {
     const target = new URL(route.request().url());
-    if (target.origin === origin || target.protocol === 'data:' || target.protocol === 'blob:') return route.continue();
+    if (target.origin === origin || target.protocol === 'data:' || target.protocol === 'blob:')
+      return route.continue();
     errors.push(`unexpected outbound request: ${target.href}`);
     return route.abort();
   });
@@ -121,7 +122,10 @@ export async function openPage(browser: Browser, product: Product, width = 1280)
   page.on('console', (msg) => {
     // Chromium logs every 4xx answer as "Failed to load resource"; those are the API's expected
     // answers (a wrong password, a signed-out check), not errors of the page.
-    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) {
+    if (
+      msg.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())
+    ) {
       errors.push(`console.error: ${msg.text()}`);
     }
   });
@@ -134,4 +138,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** Pixels the page is wider than the viewport (0 when nothing overflows sideways). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
 }

@@ -34,6 +34,9 @@ if (stale(path.join(root, 'dist/web/index.html'), ['web', 'contract'])) run('bui
 if (stale(path.join(root, 'dist/server/main.js'), ['server', 'contract'])) run('build:server');
 
 const args = process.argv.slice(2).filter((a) => a !== '--rebuild');
-const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), ...args], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

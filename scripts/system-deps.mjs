@@ -4,7 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export const SYSTEM_PACKAGES = [
-  { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium'), why: 'end-to-end tests drive Debian Chromium' },
+  {
+    pkg: 'chromium',
+    check: () => existsSync('/usr/bin/chromium'),
+    why: 'end-to-end tests drive Debian Chromium',
+  },
 ];
 
 export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
@@ -20,7 +24,10 @@ export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   }
   console.log(`Installing system packages: ${names.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...names]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...names],
+  ]) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (r.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed; run by hand: ${command}`);

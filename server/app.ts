@@ -46,8 +46,13 @@ export async function buildApp({ config, db, mailer: givenMailer }: AppDeps): Pr
     bodyLimit: 1024 * 1024,
   });
 
-  const mailer = givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
-  const accounts = createAccountsService({ repo: createAccountsRepository(db), mailer, publicUrl: config.publicUrl });
+  const mailer =
+    givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const accounts = createAccountsService({
+    repo: createAccountsRepository(db),
+    mailer,
+    publicUrl: config.publicUrl,
+  });
   const settings = createSettingsService(db);
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });
 

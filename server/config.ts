@@ -17,10 +17,16 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)')
     .optional(),
   SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().default('Inbox Genie <no-reply@localhost>'),
   SUPPORT_EMAIL: z.string().default('support@localhost'),
-  AUTH_RATE_LIMIT: z.string().regex(RATE, 'AUTH_RATE_LIMIT looks like 20/15m (count/window)').default('20/15m'),
+  AUTH_RATE_LIMIT: z
+    .string()
+    .regex(RATE, 'AUTH_RATE_LIMIT looks like 20/15m (count/window)')
+    .default('20/15m'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -77,7 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const port = overrides.port ?? e.PORT;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
-  const pair = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  const pair = (id?: string, secret?: string) =>
+    id && secret ? { clientId: id, clientSecret: secret } : null;
   return {
     port,
     host: e.HOST,

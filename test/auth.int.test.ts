@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../contract/validation.js';
 import { RESET_TTL_MS } from '../server/features/accounts/service.js';
 import { hashToken } from '../server/lib/crypto.js';
-import { Client, DIALECTS, createTestApp, readOutbox, resetTokenFrom, type TestApp, uniqueEmail } from './helpers/app.js';
+import {
+  Client,
+  createTestApp,
+  DIALECTS,
+  readOutbox,
+  resetTokenFrom,
+  type TestApp,
+  uniqueEmail,
+} from './helpers/app.js';
 
 describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   let t: TestApp;
@@ -33,7 +41,11 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     it('refuses a non-GET call without the X-CSRF-Token header with 403', async () => {
       const client = new Client(t.app);
       await client.token();
-      const res = await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' }, { csrf: false });
+      const res = await client.post(
+        '/auth/signup',
+        { email: uniqueEmail(), password: 'long enough' },
+        { csrf: false },
+      );
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: MESSAGES.csrf });
     });
@@ -94,14 +106,21 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
 
     it('answers 409 for an address that already has an account, in any letter case', async () => {
       const { email } = await signedUp();
-      const res = await new Client(t.app).post('/auth/signup', { email: `  ${email.toUpperCase()} `, password: 'other password' });
+      const res = await new Client(t.app).post('/auth/signup', {
+        email: `  ${email.toUpperCase()} `,
+        password: 'other password',
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ message: MESSAGES.emailTaken });
     });
 
     it('stores an argon2id hash, never the password', async () => {
       const { email, password } = await signedUp('my secret password');
-      const row = await t.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
       expect(row.password_hash).not.toContain(password);
     });
@@ -122,10 +141,21 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
 
     it('sends a user who has a mailbox to /genie/subscriptions', async () => {
       const { email, password } = await signedUp();
-      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const user = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       await t.db
         .insertInto('mailboxes')
-        .values({ id: `mb-${user.id}`, user_id: user.id, email, provider: 'yahoo', secret: null, created_at: Date.now() })
+        .values({
+          id: `mb-${user.id}`,
+          user_id: user.id,
+          email,
+          provider: 'yahoo',
+          secret: null,
+          created_at: Date.now(),
+        })
         .execute();
       const res = await new Client(t.app).post('/auth/signin', { email, password });
       expect(res.json()).toEqual({ redirectUrl: '/genie/subscriptions' });
@@ -134,7 +164,10 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     it('answers 401 for a wrong password and for an unknown address alike', async () => {
       const { email } = await signedUp();
       const wrong = await new Client(t.app).post('/auth/signin', { email, password: 'wrong password' });
-      const unknown = await new Client(t.app).post('/auth/signin', { email: uniqueEmail(), password: 'whatever1' });
+      const unknown = await new Client(t.app).post('/auth/signin', {
+        email: uniqueEmail(),
+        password: 'whatever1',
+      });
       expect(wrong.statusCode).toBe(401);
       expect(unknown.statusCode).toBe(401);
       expect(wrong.json()).toEqual({ message: MESSAGES.wrongCredentials });
@@ -152,8 +185,13 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
 
     it('deletes the session row on logout, so the cookie is useless afterwards', async () => {
       const { client, email } = await signedUp();
-      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-      const sessionsOf = () => t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+      const user = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      const sessionsOf = () =>
+        t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
       expect(await sessionsOf()).toHaveLength(1);
       await client.post('/auth/logout');
       expect(await sessionsOf()).toHaveLength(0);
@@ -196,16 +234,24 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(stored.map((r) => r.token_hash)).toContain(hashToken(token));
       expect(stored.map((r) => r.token_hash)).not.toContain(token);
 
-      const res = await new Client(t.app).post('/auth/reset-password', { token, password: 'brand new password' });
+      const res = await new Client(t.app).post('/auth/reset-password', {
+        token,
+        password: 'brand new password',
+      });
       expect(res.statusCode).toBe(200);
       expect((await oldBrowser.get('/signin-status/')).json()).toEqual({ status: false });
 
-      const reused = await new Client(t.app).post('/auth/reset-password', { token, password: 'another password' });
+      const reused = await new Client(t.app).post('/auth/reset-password', {
+        token,
+        password: 'another password',
+      });
       expect(reused.statusCode).toBe(400);
       expect(reused.json()).toEqual({ message: MESSAGES.resetTokenInvalid });
 
       expect((await new Client(t.app).post('/auth/signin', { email, password })).statusCode).toBe(401);
-      expect((await new Client(t.app).post('/auth/signin', { email, password: 'brand new password' })).statusCode).toBe(200);
+      expect(
+        (await new Client(t.app).post('/auth/signin', { email, password: 'brand new password' })).statusCode,
+      ).toBe(200);
     });
 
     it('refuses an expired token', async () => {
@@ -216,7 +262,10 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
         .set({ expires_at: Date.now() - 1 })
         .where('token_hash', '=', hashToken(token))
         .execute();
-      const res = await new Client(t.app).post('/auth/reset-password', { token, password: 'brand new password' });
+      const res = await new Client(t.app).post('/auth/reset-password', {
+        token,
+        password: 'brand new password',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: MESSAGES.resetTokenInvalid });
     });
@@ -248,24 +297,39 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   describe('settings, status and account deletion', () => {
     it('keeps both alerts on by default and saves changes', async () => {
       const { client } = await signedUp();
-      expect((await client.get('/get-settings')).json()).toEqual({ alertManualUnsubscribe: true, alertAfterUnsubscribe: true });
-      const put = await client.put('/update-settings', { alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
+      expect((await client.get('/get-settings')).json()).toEqual({
+        alertManualUnsubscribe: true,
+        alertAfterUnsubscribe: true,
+      });
+      const put = await client.put('/update-settings', {
+        alertManualUnsubscribe: false,
+        alertAfterUnsubscribe: true,
+      });
       expect(put.statusCode).toBe(200);
-      expect((await client.get('/get-settings')).json()).toEqual({ alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
+      expect((await client.get('/get-settings')).json()).toEqual({
+        alertManualUnsubscribe: false,
+        alertAfterUnsubscribe: true,
+      });
     });
 
     it('refuses settings that are not booleans', async () => {
       const { client } = await signedUp();
-      const res = await client.put('/update-settings', { alertManualUnsubscribe: 'no', alertAfterUnsubscribe: true });
+      const res = await client.put('/update-settings', {
+        alertManualUnsubscribe: 'no',
+        alertAfterUnsubscribe: true,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('alertManualUnsubscribe');
     });
 
-    it.each(['/get-settings', '/subscription-status/'])('answers 403 to %s without a session', async (url) => {
-      const res = await new Client(t.app).get(url);
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: MESSAGES.notSignedIn });
-    });
+    it.each(['/get-settings', '/subscription-status/'])(
+      'answers 403 to %s without a session',
+      async (url) => {
+        const res = await new Client(t.app).get(url);
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ message: MESSAGES.notSignedIn });
+      },
+    );
 
     it('reports no active subscription for a new account', async () => {
       const { client } = await signedUp();
@@ -276,10 +340,21 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       const other = await signedUp();
       const { client, email } = await signedUp();
       await new Client(t.app).post('/auth/forgot-password', { email });
-      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const user = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       await t.db
         .insertInto('mailboxes')
-        .values({ id: `mb-${user.id}`, user_id: user.id, email, provider: 'imap', secret: 'sealed', created_at: Date.now() })
+        .values({
+          id: `mb-${user.id}`,
+          user_id: user.id,
+          email,
+          provider: 'imap',
+          secret: 'sealed',
+          created_at: Date.now(),
+        })
         .execute();
 
       const res = await client.delete('/delete-account');
@@ -297,7 +372,11 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   describe('POST /send-email', () => {
     it('forwards the contact form to SUPPORT_EMAIL with the visitor as Reply-To', async () => {
       const subject = `Question ${uniqueEmail()}`;
-      const res = await new Client(t.app).post('/send-email', { from: 'Ada <ada@example.com>', subject, text: 'Hello!' });
+      const res = await new Client(t.app).post('/send-email', {
+        from: 'Ada <ada@example.com>',
+        subject,
+        text: 'Hello!',
+      });
       expect(res.statusCode).toBe(200);
       const mail = (await readOutbox(t.dataDir)).find((m) => m.subject === `[Contact] ${subject}`);
       expect(mail?.to).toBe(t.config.supportEmail);

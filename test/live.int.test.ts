@@ -24,7 +24,11 @@ describe('live events over socket.io', () => {
     const email = uniqueEmail();
     const res = await client.post('/auth/signup', { email, password: 'long enough' });
     const token = res.cookies.find((c) => c.name === 'ig_session')!.value;
-    const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     return { cookie: `ig_session=${token}`, userId: user.id };
   }
 

@@ -32,7 +32,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('used_at', 'bigint')
         .execute();
-      await db.schema.createIndex('password_resets_user_id').on('password_resets').column('user_id').execute();
+      await db.schema
+        .createIndex('password_resets_user_id')
+        .on('password_resets')
+        .column('user_id')
+        .execute();
     },
   },
   '0002_mailboxes': {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SecretBox, hashToken, randomToken } from './crypto.js';
+import { hashToken, randomToken, SecretBox } from './crypto.js';
 
 describe('SecretBox', () => {
   const box = new SecretBox('a'.repeat(43));

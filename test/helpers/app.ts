@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
-import { openDatabase } from '../../server/db/index.js';
 import type { Db } from '../../server/db/index.js';
+import { openDatabase } from '../../server/db/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,8 +67,18 @@ export class Client {
     if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] = await this.token();
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (cookie) headers.cookie = cookie;
-    const response = await this.app.inject({ ...options, method: method as 'GET', headers, remoteAddress: this.ip });
-    for (const c of response.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
+    const response = await this.app.inject({
+      ...options,
+      method: method as 'GET',
+      headers,
+      remoteAddress: this.ip,
+    });
+    for (const c of response.cookies as Array<{
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }>) {
       const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
       if (expired) this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
@@ -113,32 +122,4 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
-export interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-  replyTo: string | undefined;
-}
-
-/** Reads the .eml files the outbox mailer wrote, oldest first. */
-export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
-  const dir = path.join(dataDir, 'outbox');
-  const files = (await readdir(dir).catch(() => [])).sort();
-  const mails: OutboxMail[] = [];
-  for (const file of files) {
-    const parsed = await simpleParser(await readFile(path.join(dir, file)));
-    mails.push({
-      to: parsed.to && !Array.isArray(parsed.to) ? parsed.to.text : '',
-      subject: parsed.subject ?? '',
-      text: parsed.text ?? '',
-      replyTo: parsed.replyTo?.text,
-    });
-  }
-  return mails;
-}
-
-export function resetTokenFrom(mail: OutboxMail): string {
-  const match = /\/reset-password\/confirm\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
-  if (!match) throw new Error(`No reset link in mail: ${mail.text}`);
-  return decodeURIComponent(match[1]!);
-}
+export { type OutboxMail, readOutbox, resetTokenFrom } from './outbox.js';

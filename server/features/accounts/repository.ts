@@ -28,7 +28,12 @@ export function createAccountsRepository(db: Db) {
     },
 
     /** Inserts a user; answers false when the email is already taken (unique constraint). */
-    async insertUser(user: { id: string; email: string; passwordHash: string; now: number }): Promise<boolean> {
+    async insertUser(user: {
+      id: string;
+      email: string;
+      passwordHash: string;
+      now: number;
+    }): Promise<boolean> {
       const result = await db
         .insertInto('users')
         .values({ id: user.id, email: user.email, password_hash: user.passwordHash, created_at: user.now })
@@ -41,14 +46,27 @@ export function createAccountsRepository(db: Db) {
       await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
     },
 
-    async insertSession(session: { id: string; userId: string; now: number; expiresAt: number }): Promise<void> {
+    async insertSession(session: {
+      id: string;
+      userId: string;
+      now: number;
+      expiresAt: number;
+    }): Promise<void> {
       await db
         .insertInto('sessions')
-        .values({ id: session.id, user_id: session.userId, created_at: session.now, expires_at: session.expiresAt })
+        .values({
+          id: session.id,
+          user_id: session.userId,
+          created_at: session.now,
+          expires_at: session.expiresAt,
+        })
         .execute();
     },
 
-    async findSessionUser(sessionId: string, now: number): Promise<{ userId: string; email: string } | undefined> {
+    async findSessionUser(
+      sessionId: string,
+      now: number,
+    ): Promise<{ userId: string; email: string } | undefined> {
       return db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { MESSAGES, validateEmail, validateNewPassword, validateSignin } from '../../../contract/validation.js';
 import { SCREENS } from '../../../contract/routes.js';
+import {
+  MESSAGES,
+  validateEmail,
+  validateNewPassword,
+  validateSignin,
+} from '../../../contract/validation.js';
 import type { Mailer } from '../../email/mailer.js';
-import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
+import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import type { AccountsRepository } from './repository.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -51,7 +56,12 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       if (error) throw badRequest(error);
       const email = normalizeEmail(input.email);
       const id = randomUUID();
-      const created = await repo.insertUser({ id, email, passwordHash: await hash(input.password, ARGON2), now: now() });
+      const created = await repo.insertUser({
+        id,
+        email,
+        passwordHash: await hash(input.password, ARGON2),
+        now: now(),
+      });
       if (!created) throw conflict(MESSAGES.emailTaken);
       return startSession(id);
     },
@@ -83,7 +93,12 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       if (!user) return;
       const token = randomToken();
       const at = now();
-      await repo.insertPasswordReset({ tokenHash: hashToken(token), userId: user.id, now: at, expiresAt: at + RESET_TTL_MS });
+      await repo.insertPasswordReset({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        now: at,
+        expiresAt: at + RESET_TTL_MS,
+      });
       const link = `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`;
       await mailer.send({
         to: user.email,
@@ -99,7 +114,10 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
     },
 
     /** Sets a new password from a reset link and ends every other session of the user. */
-    async resetPassword(input: { token: string; password: string }, currentSessionToken?: string): Promise<void> {
+    async resetPassword(
+      input: { token: string; password: string },
+      currentSessionToken?: string,
+    ): Promise<void> {
       const error = validateNewPassword(input.password);
       if (error) throw badRequest(error);
       if (!input.token) throw badRequest(MESSAGES.resetTokenInvalid);

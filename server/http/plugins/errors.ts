@@ -11,7 +11,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ message: MESSAGES.tooManyRequests });
     if (error.code?.startsWith('FST_CSRF')) return reply.status(403).send({ message: MESSAGES.csrf });
-    if (error.validation || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    if (
+      error.validation ||
+      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+    ) {
       return reply.status(400).send({ message: 'The request body could not be read.' });
     }
     if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });

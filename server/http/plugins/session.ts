@@ -25,7 +25,11 @@ declare module 'fastify' {
 }
 
 // Server-side sessions: the cookie holds a random token; the database holds its hash and expiry.
-export function registerSessions(app: FastifyInstance, accounts: AccountsService, secureCookies: boolean): void {
+export function registerSessions(
+  app: FastifyInstance,
+  accounts: AccountsService,
+  secureCookies: boolean,
+): void {
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: secureCookies };
   const cache = new WeakMap<FastifyRequest, Promise<SessionUser | undefined>>();
 

@@ -33,7 +33,9 @@ export async function publicRoutes(app: FastifyInstance, { config, contact, rate
       productName: 'Inbox Genie',
       billing: false,
       providers: {
-        google: config.google ? { available: true } : unavailable('Google', 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET'),
+        google: config.google
+          ? { available: true }
+          : unavailable('Google', 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET'),
         outlook: config.microsoft
           ? { available: true }
           : unavailable('Microsoft', 'MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET'),

@@ -1,0 +1,217 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox, resetTokenFrom } from '../test/helpers/outbox.js';
+import {
+  horizontalOverflow,
+  launchBrowser,
+  type OpenedPage,
+  openPage,
+  type Product,
+  screenshot,
+  startProduct,
+} from './harness.js';
+
+let product: Product;
+let browser: Browser;
+const opened: OpenedPage[] = [];
+let seq = 0;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+afterEach(async () => {
+  // A console.error or an outbound request in any page of the test fails it.
+  const errors = opened.flatMap((o) => o.errors);
+  await Promise.all(opened.splice(0).map((o) => o.context.close()));
+  expect(errors).toEqual([]);
+});
+
+async function open(width = 1280): Promise<Page> {
+  const o = await openPage(browser, product, width);
+  opened.push(o);
+  return o.page;
+}
+
+function newEmail(): string {
+  seq += 1;
+  return `e2e-${Date.now().toString(36)}-${seq}@example.com`;
+}
+
+async function signUp(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${product.url}/create-account`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/connect-mailbox');
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${product.url}/signin/password`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+describe('accounts in the browser', () => {
+  it('shows the landing page with its calls to action', async () => {
+    const page = await open();
+    await page.goto(product.url);
+    await expect(page.getByRole('link', { name: 'Get Started' }).first().getAttribute('href')).resolves.toBe(
+      '/signup',
+    );
+    await screenshot(page, 'landing-1280');
+    const mobile = await open(375);
+    await mobile.goto(product.url);
+    const overflow = await horizontalOverflow(mobile);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(mobile, 'landing-375');
+  });
+
+  it('validates the create-account form on submit with the spec messages', async () => {
+    const page = await open();
+    await page.goto(`${product.url}/create-account`);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Please enter a valid email address.').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Email').fill(newEmail());
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('Password must be at least 8 characters.').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('long enough');
+    await page.getByLabel('Confirm Password').fill('long enougH');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('Passwords do not match.').waitFor();
+    await screenshot(page, 'create-account-errors');
+  });
+
+  it('signs up to /connect-mailbox, signs out, and refuses a duplicate sign-up', async () => {
+    const page = await open();
+    const email = newEmail();
+    await signUp(page, email, 'first password');
+    await page.getByRole('heading', { name: 'Connect your first mailbox' }).waitFor();
+    await screenshot(page, 'connect-mailbox');
+
+    await page.goto(`${product.url}/genie/settings`);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/signin');
+    await page.goto(`${product.url}/genie/settings`);
+    await page.waitForURL('**/signin');
+
+    await page.goto(`${product.url}/create-account`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('other password');
+    await page.getByLabel('Confirm Password').fill('other password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+  });
+
+  it('recovers a forgotten password through the link in the outbox', async () => {
+    const page = await open();
+    const email = newEmail();
+    await signUp(page, email, 'old password');
+    await page.context().clearCookies();
+
+    await signIn(page, email, 'wrong password');
+    await page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' }).waitFor();
+    await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    await page.waitForURL('**/reset-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.waitForURL('**/reset-password/sent');
+    await screenshot(page, 'reset-sent');
+
+    const mail = (await readOutbox(product.dataDir)).find((m) => m.to === email);
+    expect(mail, 'reset mail in the outbox').toBeDefined();
+    const token = resetTokenFrom(mail!);
+    await page.goto(`${product.url}/reset-password/confirm?token=${encodeURIComponent(token)}`);
+    await page.getByText('Choose a New Password').waitFor();
+    await page.getByLabel('New Password').fill('new password 1');
+    await page.getByLabel('Confirm Password').fill('new password 1');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.waitForURL('**/signin/password');
+
+    await signIn(page, email, 'new password 1');
+    await page.waitForURL('**/connect-mailbox');
+
+    // The link works once.
+    await page.context().clearCookies();
+    await page.goto(`${product.url}/reset-password/confirm?token=${encodeURIComponent(token)}`);
+    await page.getByLabel('New Password').fill('another password');
+    await page.getByLabel('Confirm Password').fill('another password');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'invalid or has expired' }).waitFor();
+  });
+
+  it('sends a signed-out visitor from /genie to /signin', async () => {
+    const page = await open();
+    await page.goto(`${product.url}/genie`);
+    await page.waitForURL('**/signin');
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+  });
+
+  it('keeps the settings switches across a reload', async () => {
+    const page = await open();
+    await signUp(page, newEmail(), 'settings password');
+    await page.goto(`${product.url}/genie/settings`);
+    const manual = page.getByRole('switch', { name: /manual unsubscribe is required/ });
+    const after = page.getByRole('switch', { name: /confirm after a manual unsubscribe/ });
+    await expect(manual.isChecked()).resolves.toBe(true);
+    await expect(after.isChecked()).resolves.toBe(true);
+    const saved = page.waitForResponse((r) => r.url().endsWith('/update-settings') && r.ok());
+    await manual.click();
+    await saved;
+    await page.reload();
+    await page.getByRole('switch', { name: /confirm after a manual unsubscribe/ }).waitFor();
+    await expect(
+      page.getByRole('switch', { name: /manual unsubscribe is required/ }).isChecked(),
+    ).resolves.toBe(false);
+    await expect(
+      page.getByRole('switch', { name: /confirm after a manual unsubscribe/ }).isChecked(),
+    ).resolves.toBe(true);
+    await screenshot(page, 'settings-1280');
+  });
+
+  it('deletes the account after confirmation', async () => {
+    const page = await open();
+    const email = newEmail();
+    await signUp(page, email, 'delete me please');
+    await page.goto(`${product.url}/genie/settings`);
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Confirm Account Deletion').waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${product.url}/`);
+    await signIn(page, email, 'delete me please');
+    await page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' }).waitFor();
+  });
+
+  it('collapses the sidebar behind a hamburger at 375 px and closes it on an outside click', async () => {
+    const page = await open(375);
+    await signUp(page, newEmail(), 'mobile password');
+    await page.goto(`${product.url}/genie/settings`);
+    const logout = page.getByRole('button', { name: 'Logout' });
+    await expect(logout.isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await logout.waitFor({ state: 'visible' });
+    await page.getByRole('link', { name: 'Get Full Access' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'sidebar-open-375');
+    await page.mouse.click(360, 700);
+    await logout.waitFor({ state: 'hidden' });
+    const overflow = await horizontalOverflow(page);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'settings-375');
+  });
+
+  it('shows the not-found screen for an unknown path', async () => {
+    const page = await open();
+    await page.goto(`${product.url}/no-such-page`);
+    await page
+      .getByText(/not found/i)
+      .first()
+      .waitFor();
+  });
+});
