@@ -1,0 +1,195 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// A private Dovecot IMAP server on loopback for the tests (GUIDE §7): own config in a temp dir,
+// passwd-file users, maildir owned by `nobody`, no TLS, no auth delay. Started in the foreground
+// as a child so it dies with the test process.
+
+export interface DovecotUser {
+  user: string;
+  password: string;
+}
+
+export interface Dovecot {
+  host: string;
+  port: number;
+  base: string;
+  addUser(user: DovecotUser): Promise<void>;
+  /** Drops a raw message into a folder's maildir `new/` (picked up on the next SELECT). */
+  deliver(user: string, folder: string, raw: string | Buffer, flags?: string): Promise<void>;
+  log(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const NOBODY = 65534;
+
+export function dovecotAvailable(): boolean {
+  return existsSync('/usr/sbin/dovecot');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      const log = await readFile(logFile, 'utf8').catch(() => '');
+      throw new Error(`Dovecot exited (${child.exitCode}) at start:\n${log}`);
+    }
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('data', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error('Dovecot did not listen within 15 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Maildir++ folder directory: INBOX is the root, "A/B" is ".A.B" (names modified-UTF-7 encoded by Dovecot). */
+function folderDir(home: string, folder: string): string {
+  if (folder.toUpperCase() === 'INBOX') return path.join(home, 'Maildir');
+  return path.join(home, 'Maildir', `.${folder.replace(/\//g, '.')}`);
+}
+
+export async function startDovecot(users: DovecotUser[] = []): Promise<Dovecot> {
+  if (!dovecotAvailable()) {
+    throw new Error(
+      'Dovecot is not installed: run `apt-get install -y dovecot-imapd` (npm test does it as root).',
+    );
+  }
+  const base = await mkdtemp(path.join(tmpdir(), 'ig-dovecot-'));
+  // Dovecot's auth and mail processes run as other users and need to traverse the tree.
+  await chmod(base, 0o755);
+  const port = await freePort();
+  const logFile = path.join(base, 'dovecot.log');
+  const usersFile = path.join(base, 'users');
+  const mailRoot = path.join(base, 'mail');
+  await mkdir(mailRoot, { recursive: true });
+  await chown(mailRoot, NOBODY, NOBODY);
+  await writeFile(usersFile, '');
+  await chmod(usersFile, 0o644);
+
+  const conf = `
+base_dir = ${base}/run
+state_dir = ${base}/state
+log_path = ${logFile}
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_failure_delay = 0
+default_internal_user = dovecot
+default_login_user = dovenull
+first_valid_uid = 1
+mail_location = maildir:~/Maildir
+mail_fsync = never
+maildir_very_dirty_syncs = yes
+imap_capability = +SPECIAL-USE
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${usersFile}
+}
+userdb {
+  driver = static
+  args = uid=${NOBODY} gid=${NOBODY} home=${mailRoot}/%u
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service auth {
+  chroot =
+}
+namespace inbox {
+  inbox = yes
+  separator = /
+  mailbox Trash {
+    special_use = \\Trash
+    auto = subscribe
+  }
+  mailbox Junk {
+    special_use = \\Junk
+    auto = subscribe
+  }
+  mailbox Sent {
+    special_use = \\Sent
+    auto = subscribe
+  }
+  mailbox Drafts {
+    special_use = \\Drafts
+    auto = subscribe
+  }
+}
+`;
+  const confFile = path.join(base, 'dovecot.conf');
+  await writeFile(confFile, conf);
+  const child = spawn('/usr/sbin/dovecot', ['-F', '-c', confFile], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitForPort(port, child, logFile);
+
+  const dovecot: Dovecot = {
+    host: '127.0.0.1',
+    port,
+    base,
+    async addUser({ user, password }) {
+      if (/[:\n]/.test(user) || /[:\n]/.test(password))
+        throw new Error('user/password must not contain : or newline');
+      const current = await readFile(usersFile, 'utf8');
+      await writeFile(usersFile, `${current}${user}:{PLAIN}${password}::::::\n`);
+    },
+    async deliver(user, folder, raw, flags = '') {
+      const home = path.join(mailRoot, user);
+      const dir = folderDir(home, folder);
+      for (const sub of ['', 'new', 'cur', 'tmp']) {
+        const d = path.join(dir, sub);
+        if (!existsSync(d)) {
+          await mkdir(d, { recursive: true });
+          await chown(d, NOBODY, NOBODY);
+        }
+      }
+      for (const d of [path.join(mailRoot, user), path.join(home, 'Maildir')]) await chown(d, NOBODY, NOBODY);
+      if (folder.toUpperCase() !== 'INBOX') {
+        // Dovecot lists maildir++ folders found on disk; subscribing is not needed for LIST.
+        await writeFile(path.join(dir, 'maildirfolder'), '');
+      }
+      const unique = `${Date.now()}.${randomBytes(6).toString('hex')}.igtest`;
+      const file = flags ? path.join(dir, 'cur', `${unique}:2,${flags}`) : path.join(dir, 'new', unique);
+      await writeFile(file, raw);
+      await chown(file, NOBODY, NOBODY);
+    },
+    log: () => readFile(logFile, 'utf8').catch(() => ''),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+  for (const u of users) await dovecot.addUser(u);
+  return dovecot;
+}
