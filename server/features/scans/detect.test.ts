@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { detectSubscription, parseFrom } from './detect.js';
+import { type HeaderFields, headerFieldsFromPairs } from './headers.js';
+
+describe('parseFrom', () => {
+  it.each([
+    ['Ann Example <Ann@Example.COM>', 'ann@example.com', 'Ann Example'],
+    [
+      '"Der Abend: Stimme des Westens" <abend@example.de>',
+      'abend@example.de',
+      'Der Abend: Stimme des Westens',
+    ],
+    [
+      '=?utf-8?Q?The=20Heretic=20=28Pascal=20Finette=29?= <hello@example.me>',
+      'hello@example.me',
+      'The Heretic (Pascal Finette)',
+    ],
+    ['"=?ISO-8859-1?Q?=D6AMTC?=" <club@example.at>', 'club@example.at', 'ÖAMTC'],
+    [
+      'IBJ =?ISO-2022-JP?B?GyRCJVUlaSVzJUElYyUkJTo7dkwzNkkbKEI=?= <info@example.jp>',
+      'info@example.jp',
+      'IBJ フランチャイズ事務局',
+    ],
+    ['=?iso-8859-1?Q?Ranns=F3knastofa_=ED?=\t<rikk@example.is>', 'rikk@example.is', 'Rannsóknastofa í'],
+    ['tyra3l@example.com (Ferenc Kovacs)', 'tyra3l@example.com', 'Ferenc Kovacs'],
+    [
+      'Jason Lee (=?GB2312?Q?=C0=EE=D5=B9=B7=E6?=) <Jason_Lee@example.com>',
+      'jason_lee@example.com',
+      'Jason Lee',
+    ],
+    ['<info@example.com>', 'info@example.com', ''],
+    ['patchwork-bot+netdevbpf@example.org', 'patchwork-bot+netdevbpf@example.org', ''],
+    ['Katjes | Online-Shop <shop@example.de>', 'shop@example.de', 'Katjes | Online-Shop'],
+    [
+      '"Marcus via USRP-users" <usrp@lists.example.com>, other@example.com',
+      'usrp@lists.example.com',
+      'Marcus via USRP-users',
+    ],
+    ['  Spaced   Out\t Name   <s@example.com>', 's@example.com', 'Spaced Out Name'],
+  ])('%s', (raw, address, name) => {
+    expect(parseFrom(raw)).toEqual({ address, name });
+  });
+
+  it('returns null when there is no usable address', () => {
+    expect(parseFrom(null)).toBeNull();
+    expect(parseFrom(undefined)).toBeNull();
+    expect(parseFrom('')).toBeNull();
+    expect(parseFrom('   ')).toBeNull();
+    expect(parseFrom('Just A Name')).toBeNull();
+    expect(parseFrom('MAILER-DAEMON')).toBeNull();
+    expect(parseFrom('Undisclosed recipients:;')).toBeNull();
+    expect(parseFrom('Broken <@>')).toBeNull();
+    expect(parseFrom('Half <user@>')).toBeNull();
+  });
+
+  it('skips a leading entry without an address', () => {
+    expect(parseFrom('Nobody:; Real <real@example.com>')).toEqual({
+      address: 'real@example.com',
+      name: 'Real',
+    });
+  });
+});
+
+function fields(overrides: Partial<HeaderFields>): HeaderFields {
+  return { ...headerFieldsFromPairs([{ name: 'From', value: 'News <news@example.com>' }]), ...overrides };
+}
+
+describe('detectSubscription', () => {
+  it('calls a message with a usable List-Unsubscribe a newsletter and a subscription', () => {
+    const d = detectSubscription(
+      fields({
+        listUnsubscribe: ['<mailto:u@example.com>, <https://example.com/u>'],
+        listUnsubscribePost: ['List-Unsubscribe=One-Click'],
+      }),
+    );
+    expect(d).toEqual({
+      isSubscription: true,
+      isNewsletter: true,
+      listSignal: false,
+      oneClick: true,
+      httpsUrls: ['https://example.com/u'],
+      mailto: ['mailto:u@example.com'],
+      sender: { address: 'news@example.com', name: 'News' },
+    });
+  });
+
+  it('treats List-Id or Precedence bulk/list (any case) as a list signal', () => {
+    for (const overrides of [
+      { listId: '<x.example.com>' },
+      { precedence: 'bulk' },
+      { precedence: 'Bulk' },
+      { precedence: ' LIST ' },
+    ]) {
+      const d = detectSubscription(fields(overrides));
+      expect(d.listSignal, JSON.stringify(overrides)).toBe(true);
+      expect(d.isSubscription).toBe(true);
+      expect(d.isNewsletter).toBe(false);
+    }
+  });
+
+  it('ignores other Precedence values and blank List-Id', () => {
+    for (const overrides of [{ precedence: 'junk' }, { precedence: 'klub' }, { listId: '  ' }]) {
+      const d = detectSubscription(fields(overrides));
+      expect(d.listSignal, JSON.stringify(overrides)).toBe(false);
+      expect(d.isSubscription).toBe(false);
+    }
+  });
+
+  it('does not count a List-Unsubscribe that holds no usable URI', () => {
+    const d = detectSubscription(
+      fields({ listUnsubscribe: ['<ftp://example.com/u>', 'please write to us'] }),
+    );
+    expect(d.isNewsletter).toBe(false);
+    expect(d.isSubscription).toBe(false);
+    expect(d.httpsUrls).toEqual([]);
+    expect(d.mailto).toEqual([]);
+  });
+
+  it('is not one-click with the marker but only a mailto', () => {
+    const d = detectSubscription(
+      fields({
+        listUnsubscribe: ['<mailto:u@example.com>'],
+        listUnsubscribePost: ['List-Unsubscribe=One-Click'],
+      }),
+    );
+    expect(d.isNewsletter).toBe(true);
+    expect(d.oneClick).toBe(false);
+  });
+
+  it('cannot make a subscription without a sender to attach it to', () => {
+    const d = detectSubscription(
+      fields({ from: 'Undisclosed recipients:;', listUnsubscribe: ['<https://example.com/u>'] }),
+    );
+    expect(d.sender).toBeNull();
+    expect(d.isNewsletter).toBe(true);
+    expect(d.isSubscription).toBe(false);
+  });
+
+  it('finds nothing in a personal message', () => {
+    const d = detectSubscription(headerFieldsFromPairs([{ name: 'From', value: 'Friend <f@example.com>' }]));
+    expect(d.isSubscription).toBe(false);
+    expect(d.isNewsletter).toBe(false);
+    expect(d.listSignal).toBe(false);
+    expect(d.oneClick).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+import { TextDecoder } from 'node:util';
+import libmime from 'libmime';
+
+/**
+ * The neutral header shape every mail adapter can produce: IMAP hands us raw header bytes, Gmail and Graph
+ * hand us name/value lists. Detection only ever looks at this, so it cannot tell the sources apart.
+ */
+export interface HeaderFields {
+  /** raw (unfolded) From value; encoded words are decoded later, after the address is split off */
+  from: string | null;
+  /** every List-Unsubscribe value, unfolded, in order */
+  listUnsubscribe: string[];
+  /** every List-Unsubscribe-Post value */
+  listUnsubscribePost: string[];
+  listId: string | null;
+  precedence: string | null;
+  /** decoded */
+  subject: string | null;
+  /** raw */
+  date: string | null;
+  messageId: string | null;
+}
+
+export interface HeaderPair {
+  name: string;
+  value: string;
+}
+
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads the header block of a raw message: everything before the first empty line. A string is taken as
+ * already-decoded text; a Buffer is decoded field by field (see decodeFieldBytes).
+ */
+export function parseHeaderBlock(raw: Buffer | string): HeaderFields {
+  const buf = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const fields = splitFields(buf);
+  const fallback = fallbackCharset(fields);
+  const pairs: HeaderPair[] = fields.map((f) => ({
+    name: f.name,
+    value: decodeFieldBytes(f.value, fallback),
+  }));
+  return buildFields(pairs);
+}
+
+/** For the API adapters (Gmail `payload.headers`, Graph `internetMessageHeaders`). */
+export function headerFieldsFromPairs(pairs: ReadonlyArray<HeaderPair>): HeaderFields {
+  // Graph in particular can hand back values with the CRLF folds still inside.
+  return buildFields(pairs.map((p) => ({ name: p.name, value: unfold(p.value) })));
+}
+
+export function unfold(value: string): string {
+  return value.replace(/\r?\n(?=[ \t])/g, '').replace(/[\r\n]/g, '');
+}
+
+/** Decodes RFC 2047 encoded words, leaving the text as it was when a word is malformed. */
+export function decodeWords(value: string): string {
+  if (!value.includes('=?')) return value;
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+interface RawField {
+  name: string;
+  value: Buffer;
+}
+
+function splitFields(buf: Buffer): RawField[] {
+  const fields: Array<{ name: string; parts: Buffer[] }> = [];
+  // Continuations belong to the field above them, unless a noise line came in between.
+  let open = false;
+  let start = 0;
+  let first = true;
+  while (start < buf.length) {
+    const nl = buf.indexOf(0x0a, start);
+    let end = nl === -1 ? buf.length : nl;
+    if (end > start && buf[end - 1] === 0x0d) end--;
+    // The first empty line ends the header block; anything after it is body, even if it looks like a
+    // header (a stray blank line in a badly generated message must not let body text become headers).
+    if (end === start) break;
+    const line = buf.subarray(start, end);
+    start = nl === -1 ? buf.length : nl + 1;
+
+    const isFirst = first;
+    first = false;
+    // mbox archives keep the envelope "From sender date" separator as the first line.
+    if (isFirst && isMboxFromLine(line)) continue;
+
+    if (line[0] === 0x20 || line[0] === 0x09) {
+      if (open) fields.at(-1)?.parts.push(line);
+      continue;
+    }
+    const colon = line.indexOf(0x3a);
+    const name = colon > 0 ? line.subarray(0, colon).toString('latin1').trimEnd() : '';
+    // A line that is neither a field nor a continuation is noise; drop it rather than guess.
+    open = /^[\x21-\x39\x3b-\x7e]+$/.test(name);
+    if (open) fields.push({ name, parts: [line.subarray(colon + 1)] });
+  }
+  return fields.map((f) => ({ name: f.name, value: Buffer.concat(f.parts) }));
+}
+
+function isMboxFromLine(line: Buffer): boolean {
+  return line.length > 5 && line.toString('latin1', 0, 5) === 'From ';
+}
+
+/**
+ * Raw 8-bit header bytes are not allowed but real mail has them. Most are UTF-8; the rest are usually in the
+ * charset the message declares for its own text (Mailman lists relaying Big5 or GB2312), and as a last resort
+ * latin1, which maps every byte to a character so nothing is lost.
+ */
+function decodeFieldBytes(bytes: Buffer, fallback: TextDecoder | null): string {
+  let text: string | null = null;
+  if (isAscii(bytes)) {
+    text = bytes.toString('latin1');
+  } else {
+    for (const decoder of fallback ? [utf8Strict, fallback] : [utf8Strict]) {
+      try {
+        text = decoder.decode(bytes);
+        break;
+      } catch {
+        // not valid in this charset, try the next
+      }
+    }
+  }
+  return (text ?? bytes.toString('latin1')).trim();
+}
+
+function isAscii(bytes: Buffer): boolean {
+  for (const b of bytes) if (b > 0x7f) return false;
+  return true;
+}
+
+function fallbackCharset(fields: RawField[]): TextDecoder | null {
+  const contentType = fields.find((f) => f.name.toLowerCase() === 'content-type');
+  if (!contentType) return null;
+  const match = /charset\s*=\s*"?([\w.:+-]+)/i.exec(contentType.value.toString('latin1'));
+  const label = match?.[1]?.toLowerCase();
+  if (!label || label === 'utf-8' || label === 'utf8' || label === 'us-ascii') return null;
+  try {
+    return new TextDecoder(label, { fatal: true });
+  } catch {
+    return null; // a label Node does not know
+  }
+}
+
+function buildFields(pairs: ReadonlyArray<HeaderPair>): HeaderFields {
+  const byName = new Map<string, string[]>();
+  for (const { name, value } of pairs) {
+    const key = name.trim().toLowerCase();
+    const list = byName.get(key);
+    if (list) list.push(value.trim());
+    else byName.set(key, [value.trim()]);
+  }
+  const all = (name: string) => byName.get(name) ?? [];
+  // An empty field carries nothing, so a later non-empty repeat wins over it.
+  const first = (name: string) => all(name).find((v) => v !== '') ?? null;
+  const subject = first('subject');
+  return {
+    from: first('from'),
+    listUnsubscribe: all('list-unsubscribe'),
+    listUnsubscribePost: all('list-unsubscribe-post'),
+    listId: first('list-id'),
+    precedence: first('precedence'),
+    subject: subject === null ? null : decodeWords(subject),
+    date: first('date'),
+    messageId: first('message-id'),
+  };
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { isOneClick, parseListUnsubscribe, parseMailto } from './list-unsubscribe.js';
+
+describe('parseListUnsubscribe', () => {
+  it('reads bracketed, comma-separated URIs in preference order', () => {
+    expect(
+      parseListUnsubscribe(['<mailto:u@example.com?subject=unsubscribe>, <https://example.com/u?a=1&b=2>']),
+    ).toEqual({
+      https: ['https://example.com/u?a=1&b=2'],
+      mailto: ['mailto:u@example.com?subject=unsubscribe'],
+      all: ['mailto:u@example.com?subject=unsubscribe', 'https://example.com/u?a=1&b=2'],
+    });
+  });
+
+  it('needs no space after the comma and tolerates trailing ones', () => {
+    expect(parseListUnsubscribe(['<mailto:u@example.com>,<https://example.com/u>, ']).all).toEqual([
+      'mailto:u@example.com',
+      'https://example.com/u',
+    ]);
+  });
+
+  it('removes whitespace left inside a URI by folding', () => {
+    expect(parseListUnsubscribe(['<https://example.com/list/\t spam\r\n  -talk>']).https).toEqual([
+      'https://example.com/list/spam-talk',
+    ]);
+  });
+
+  it('decodes a value that is entirely RFC 2047 encoded words, brackets included', () => {
+    const value = '=?us-ascii?Q?=3Chttps=3A=2F=2Fexample=2Ecom=2Fu=3Fa=3D?=\r\n =?us-ascii?Q?1&b=3D2=3E?=';
+    expect(parseListUnsubscribe([value]).https).toEqual(['https://example.com/u?a=1&b=2']);
+  });
+
+  it('accepts an unbracketed URI with a stray space inside', () => {
+    expect(parseListUnsubscribe(['http://news.example.com/unsub.jsp?id= 5812L1QV-41']).https).toEqual([
+      'http://news.example.com/unsub.jsp?id=5812L1QV-41',
+    ]);
+  });
+
+  it('splits unbracketed URIs only where a new URI starts', () => {
+    expect(parseListUnsubscribe(['mailto:u@example.com, https://example.com/u']).all).toEqual([
+      'mailto:u@example.com',
+      'https://example.com/u',
+    ]);
+    expect(parseListUnsubscribe(['https://example.com/u mailto:u@example.com']).all).toEqual([
+      'https://example.com/u',
+      'mailto:u@example.com',
+    ]);
+  });
+
+  it('keeps mixed bare and bracketed URIs in left-to-right order', () => {
+    expect(parseListUnsubscribe(['https://example.com/bare, <mailto:u@example.com>']).all).toEqual([
+      'https://example.com/bare',
+      'mailto:u@example.com',
+    ]);
+  });
+
+  it('ignores comments outside the brackets', () => {
+    expect(parseListUnsubscribe(['(Use this to leave) <mailto:u@example.com> (or the web)']).all).toEqual([
+      'mailto:u@example.com',
+    ]);
+  });
+
+  it('ignores unusable schemes and malformed URIs', () => {
+    const values = [
+      '<ftp://example.com/u>, <news:alt.test>, <javascript:alert(1)>, <http:example.com>',
+      '<https://>, <mailto:>, <mailto:?subject=unsubscribe>, <mailto:nobody>, <>, unsubscribe, NO',
+    ];
+    expect(parseListUnsubscribe(values)).toEqual({ https: [], mailto: [], all: [] });
+  });
+
+  it('matches the scheme case-insensitively but keeps the URI exactly as sent', () => {
+    expect(parseListUnsubscribe(['<HTTPS://Example.com/U?T=AbC%2F>, <MailTo:X@Example.com>']).all).toEqual([
+      'HTTPS://Example.com/U?T=AbC%2F',
+      'MailTo:X@Example.com',
+    ]);
+  });
+
+  it('dedupes across headers in order of first appearance', () => {
+    const result = parseListUnsubscribe([
+      '<mailto:list+unsubscribe@lists.example.org>',
+      '<https://esp.example.com/u>, <mailto:list+unsubscribe@lists.example.org>, <http://esp.example.com/u>',
+      '<https://esp.example.com/u>',
+    ]);
+    expect(result.all).toEqual([
+      'mailto:list+unsubscribe@lists.example.org',
+      'https://esp.example.com/u',
+      'http://esp.example.com/u',
+    ]);
+    expect(result.https).toEqual(['https://esp.example.com/u', 'http://esp.example.com/u']);
+  });
+
+  it('does not report a URL inside a mailto subject as a web URI', () => {
+    const result = parseListUnsubscribe([
+      '<mailto:unsub@esp.example.com?subject=https://esp.example.com/x/y>',
+    ]);
+    expect(result.https).toEqual([]);
+    expect(result.mailto).toEqual(['mailto:unsub@esp.example.com?subject=https://esp.example.com/x/y']);
+  });
+
+  it('salvages a truncated bracket', () => {
+    expect(
+      parseListUnsubscribe(['<https://example.com/a, <mailto:u@example.com>, <https://example.com/b']).all,
+    ).toEqual(['https://example.com/a', 'mailto:u@example.com', 'https://example.com/b']);
+  });
+
+  it('stays linear on hostile values', () => {
+    const n = 200_000;
+    const started = performance.now();
+    expect(
+      parseListUnsubscribe(['<'.repeat(n), `${' '.repeat(n)}x`, `<${','.repeat(n)}x`, '(a '.repeat(n)]).all,
+    ).toEqual([]);
+    expect(parseListUnsubscribe([`<https://example.com/${'a'.repeat(n)}>`]).https).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('returns nothing for no headers or empty ones', () => {
+    expect(parseListUnsubscribe([]).all).toEqual([]);
+    expect(parseListUnsubscribe(['', '   ']).all).toEqual([]);
+  });
+});
+
+describe('isOneClick', () => {
+  const https = ['<https://example.com/u>'];
+  const post = ['List-Unsubscribe=One-Click'];
+
+  it('needs the exact POST marker and an https URI', () => {
+    expect(isOneClick({ listUnsubscribe: https, listUnsubscribePost: post })).toBe(true);
+    expect(
+      isOneClick({ listUnsubscribe: https, listUnsubscribePost: ['  List-Unsubscribe=One-Click \t'] }),
+    ).toBe(true);
+    expect(isOneClick({ listUnsubscribe: https, listUnsubscribePost: [] })).toBe(false);
+  });
+
+  it('rejects misspelt markers', () => {
+    for (const typo of [
+      'ListUnsubscribe=One-Click',
+      'list-unsubscribe=one-click',
+      'List-Unsubscribe = One-Click',
+    ]) {
+      expect(isOneClick({ listUnsubscribe: https, listUnsubscribePost: [typo] }), typo).toBe(false);
+    }
+  });
+
+  it('rejects mailto-only and plain-http lists even with the marker', () => {
+    expect(isOneClick({ listUnsubscribe: ['<mailto:u@example.com>'], listUnsubscribePost: post })).toBe(
+      false,
+    );
+    expect(isOneClick({ listUnsubscribe: ['<http://example.com/u>'], listUnsubscribePost: post })).toBe(
+      false,
+    );
+  });
+
+  it('finds the marker among several -Post headers', () => {
+    expect(isOneClick({ listUnsubscribe: https, listUnsubscribePost: ['junk', ...post] })).toBe(true);
+  });
+});
+
+describe('parseMailto', () => {
+  it('reads recipient, subject and body with percent-decoding', () => {
+    expect(parseMailto('mailto:Majordomo@example.org?body=unsubscribe%20cert-advisory')).toEqual({
+      to: 'Majordomo@example.org',
+      subject: 'unsubscribe',
+      body: 'unsubscribe cert-advisory',
+    });
+    expect(parseMailto('mailto:news@example.com?subject=unsubscribe%20params%3Db0%2B1&body=bye')).toEqual({
+      to: 'news@example.com',
+      subject: 'unsubscribe params=b0+1',
+      body: 'bye',
+    });
+  });
+
+  it("defaults the subject to 'unsubscribe' when absent or empty", () => {
+    expect(parseMailto('mailto:leave-123@example.com').subject).toBe('unsubscribe');
+    expect(parseMailto('mailto:leave-123@example.com?subject=').subject).toBe('unsubscribe');
+  });
+
+  it('keeps + and = in the address and treats field names case-insensitively', () => {
+    expect(parseMailto('MAILTO:gcc-help-unsubscribe-x.klub=gmail.com@gcc.example?SUBJECT=Bye')).toEqual({
+      to: 'gcc-help-unsubscribe-x.klub=gmail.com@gcc.example',
+      subject: 'Bye',
+      body: '',
+    });
+    expect(parseMailto('mailto:list+unsubscribe@example.com').to).toBe('list+unsubscribe@example.com');
+  });
+
+  it('joins several recipients, including a to= field', () => {
+    expect(parseMailto('mailto:a@example.com,%20b@example.com?to=c@example.com').to).toBe(
+      'a@example.com,b@example.com,c@example.com',
+    );
+  });
+
+  it('survives escapes that are not UTF-8', () => {
+    expect(parseMailto('mailto:u@example.com?subject=Caf%E9%20ok').subject).toBe('Caf\uFFFD ok');
+  });
+
+  it('refuses something that is not a mailto URI', () => {
+    expect(() => parseMailto('https://example.com')).toThrow(TypeError);
+  });
+});
