@@ -1,0 +1,57 @@
+import type { HeaderFields } from '../features/scans/headers.js';
+
+// The small, neutral port between the product and a user's mailbox (GUIDE §4). Adapters: imap/,
+// gmail/, graph/. Scans only ever see HeaderFields, never bodies.
+
+/** One message as a scan sees it: where it is, and the header fields detection needs. */
+export interface MessageHeaders {
+  /** Provider id, stable within the mailbox (IMAP: `<folder>/<uidvalidity>/<uid>`). */
+  id: string;
+  folder: string;
+  /** Epoch ms from the Date header, else the server's internal date, else null. */
+  date: number | null;
+  fields: HeaderFields;
+}
+
+/**
+ * Adapter-specific position of a scan or of the daily check, JSON-serialisable. It is stored after
+ * each committed batch, so a scan killed midway resumes after the last batch it saved.
+ */
+export type SyncState = Record<string, unknown>;
+
+export interface HeaderBatch {
+  messages: MessageHeaders[];
+  /** The state to store once this batch is committed. */
+  state: SyncState;
+  /** Messages seen so far and the total expected (for the progress event). */
+  progress: { scanned: number; total: number };
+}
+
+export interface Folder {
+  path: string;
+  name: string;
+  specialUse: string | null;
+  /** Excluded from scans: \Trash, \Junk, \Sent, \Drafts, \All. */
+  scanned: boolean;
+}
+
+export interface MailProvider {
+  /** Logs in and out; throws MailAuthError or MailConnectionError. */
+  verify(): Promise<void>;
+  listFolders(): Promise<Folder[]>;
+  /** Every message of the scanned folders, newest first, in batches; resumes from a stored state. */
+  scan(from: SyncState | null): AsyncIterable<HeaderBatch>;
+  /** Only what arrived since a completed scan's state (the daily check). */
+  changesSince(state: SyncState): AsyncIterable<HeaderBatch>;
+  close(): Promise<void>;
+}
+
+/** The mailbox refused the credentials (wrong app password, revoked grant): the user must act. */
+export class MailAuthError extends Error {
+  readonly kind = 'auth';
+}
+
+/** The server could not be reached or dropped the connection: retrying later may work. */
+export class MailConnectionError extends Error {
+  readonly kind = 'connection';
+}
