@@ -41,7 +41,7 @@ describe('the test Dovecot', () => {
     });
     expect(folders.map((f) => f.path)).toContain('Newsletters/Tech');
     const status = await imap.status('Newsletters/Tech', { messages: true });
-    expect(status && status.messages).toBe(1);
+    expect(status ? status.messages : 0).toBe(1);
     const lock = await imap.getMailboxLock('INBOX');
     const subjects: string[] = [];
     for await (const m of imap.fetch('1:*', { envelope: true })) subjects.push(m.envelope?.subject ?? '');

@@ -7,8 +7,8 @@ import type {
   ResetPasswordBody,
   Settings,
   StatusResponse,
-} from '../../contract/api.js';
-import { API } from '../../contract/routes.js';
+} from '../../../contract/api.js';
+import { API } from '../../../contract/routes.js';
 import { api } from './client';
 
 export const signUp = (body: CredentialsBody) => api.post<AuthResponse>(API.signup, body);

@@ -1,8 +1,8 @@
 // The one place that talks HTTP to the API (SPEC §7): same origin, cookies included, and every
 // state-changing call carries an X-CSRF-Token header taken from a fresh GET /csrf-token.
-import type { CsrfTokenResponse, ErrorBody } from '../../contract/api.js';
-import { API } from '../../contract/routes.js';
-import { MESSAGES } from '../../contract/validation.js';
+import type { CsrfTokenResponse, ErrorBody } from '../../../contract/api.js';
+import { API } from '../../../contract/routes.js';
+import { MESSAGES } from '../../../contract/validation.js';
 
 /** A failed call: the HTTP status (0 when the network failed) and the server's message, if any. */
 export class ApiError extends Error {

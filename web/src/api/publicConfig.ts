@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PublicConfig } from '../../contract/api.js';
+import type { PublicConfig } from '../../../contract/api.js';
 import { getPublicConfig } from './calls';
 
 // The server's public configuration changes only with a restart: fetch it once per page load.

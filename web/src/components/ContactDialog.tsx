@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { ALERTS, validateContact } from '../../contract/validation.js';
+import { ALERTS, validateContact } from '../../../contract/validation.js';
 import { sendEmail } from '../api/calls';
 import { messageOf } from '../api/client';
 import type { ContactPrefill } from './contact';
@@ -40,7 +40,7 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
   return (
     <Modal show={show} onHide={() => setShow(false)} onExited={onClose} centered aria-labelledby={titleId}>
       <Form noValidate onSubmit={submit}>
-        <Modal.Header closeButton>
+        <Modal.Header>
           <Modal.Title id={titleId}>Contact Us</Modal.Title>
         </Modal.Header>
         <Modal.Body>

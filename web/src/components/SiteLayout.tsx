@@ -1,0 +1,17 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { Footer } from './Footer';
+import { NavBar } from './NavBar';
+
+/** Public site: nav bar, the page, footer. */
+export function SiteLayout() {
+  return (
+    <div className="site d-flex flex-column min-vh-100">
+      <NavBar />
+      <main className="flex-grow-1">
+        <Outlet />
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

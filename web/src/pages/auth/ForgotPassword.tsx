@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import { Link, useNavigate } from 'react-router';
+import { SCREENS } from '../../../../contract/routes.js';
+import { SCREEN_ERRORS, validateEmail } from '../../../../contract/validation.js';
+import { forgotPassword } from '../../api/calls';
+import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+
+/** /reset-password (SPEC §2 Forgot password screen). */
+export default function ForgotPassword() {
+  const [email, setEmail] = useState('');
+  const navigate = useNavigate();
+
+  const { busy, error, onSubmit } = useSubmit({
+    validate: () => validateEmail(email),
+    fallback: SCREEN_ERRORS.forgotPassword,
+    run: async () => {
+      await forgotPassword(email.trim());
+      navigate(SCREENS.resetPasswordSent, { state: { email: email.trim() } });
+    },
+  });
+
+  return (
+    <AuthCard title="Reset your password">
+      <p className="text-muted">Enter the email address of your account and we will send you a reset link.</p>
+      <Form noValidate onSubmit={onSubmit}>
+        <ErrorBanner message={error} />
+        <Field
+          id="forgot-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+        />
+        <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" />
+      </Form>
+      <p className="text-center mt-3 mb-0 small">
+        <Link to={SCREENS.signinPassword}>Back to sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,11 @@
+import { AuthCard } from '../../components/AuthForm';
+import { type PickerMode, ProviderPicker } from '../../components/ProviderPicker';
+
+/** /signin and /signup: the provider picker on its own card. */
+export default function ProviderPage({ mode }: { mode: Exclude<PickerMode, 'add'> }) {
+  return (
+    <AuthCard>
+      <ProviderPicker mode={mode} />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import { Link } from 'react-router';
+import { SCREENS } from '../../../../contract/routes.js';
+import { SCREEN_ERRORS, validateSignin } from '../../../../contract/validation.js';
+import { signIn } from '../../api/calls';
+import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { useSignedIn } from './useSignedIn';
+
+/** /signin/password (SPEC §2 Sign-in screen). */
+export default function SigninPassword() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const signedIn = useSignedIn();
+
+  const { busy, error, onSubmit } = useSubmit({
+    validate: () => validateSignin({ email, password }),
+    fallback: SCREEN_ERRORS.signin,
+    run: async () => {
+      const { redirectUrl } = await signIn({ email: email.trim(), password });
+      await signedIn(redirectUrl || SCREENS.connectMailbox);
+    },
+  });
+
+  return (
+    <AuthCard title="Sign In">
+      <Form noValidate onSubmit={onSubmit}>
+        <ErrorBanner message={error} />
+        <Field
+          id="signin-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="signin-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <div className="text-end mb-3 small">
+          <Link to={SCREENS.resetPassword}>Forgot Password?</Link>
+        </div>
+        <SubmitButton busy={busy} label="Sign In" busyLabel="Signing in…" />
+      </Form>
+      <p className="text-center mt-3 mb-0 small">
+        New here? <Link to={SCREENS.createAccount}>Create an account</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,12 @@
+import { EmptyState } from './EmptyState';
+import { PageHeader } from './PageHeader';
+
+/** /genie/billing. Plans and the billing portal arrive with a later issue. */
+export default function Billing() {
+  return (
+    <section>
+      <PageHeader title="Billing" />
+      <EmptyState />
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { useEffect, useRef, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { RequireSession } from '../../session';
+import { Sidebar } from './Sidebar';
+
+const SIDEBAR_ID = 'genie-sidebar';
+
+/** The signed-in area: session gate, sidebar (behind a hamburger at ≤768px) and the screen. */
+export default function GenieLayout() {
+  return (
+    <RequireSession>
+      <GenieShell />
+    </RequireSession>
+  );
+}
+
+function GenieShell() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const sidebarRef = useRef<HTMLElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const { pathname } = useLocation();
+
+  // A new screen closes the mobile menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  // A click outside the sidebar (or Escape) closes it.
+  useEffect(() => {
+    if (!menuOpen) return;
+    function onPointer(event: MouseEvent | TouchEvent) {
+      const target = event.target as Node;
+      if (sidebarRef.current?.contains(target) || buttonRef.current?.contains(target)) return;
+      setMenuOpen(false);
+    }
+    function onKey(event: KeyboardEvent) {
+      if (event.key === 'Escape') setMenuOpen(false);
+    }
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('touchstart', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('touchstart', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [menuOpen]);
+
+  return (
+    <div className="genie">
+      <header className="genie-topbar">
+        <button
+          ref={buttonRef}
+          type="button"
+          className="hamburger"
+          aria-label="Open menu"
+          aria-controls={SIDEBAR_ID}
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" />
+          <span aria-hidden="true" />
+          <span aria-hidden="true" />
+        </button>
+        <span className="genie-topbar-brand">Inbox Genie</span>
+      </header>
+      <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
+      <main className="genie-main">
+        <Outlet />
+      </main>
+      <ScrollRestoration />
+    </div>
+  );
+}

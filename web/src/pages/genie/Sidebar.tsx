@@ -1,0 +1,134 @@
+import { forwardRef, useEffect, useId, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { SCREENS } from '../../../../contract/routes.js';
+import { ALERTS } from '../../../../contract/validation.js';
+import { logOut, subscriptionStatus } from '../../api/calls';
+import { isStatus } from '../../api/client';
+import { ContactLink } from '../../components/contact';
+import { useSession } from '../../session';
+
+const REVIEW_PATH = '/genie/uncategorized';
+
+const UNSUBSCRIBER_LINKS = [
+  { to: REVIEW_PATH, label: 'Subscriptions to Review' },
+  { to: '/genie/kept', label: 'Screened Subscriptions' },
+  { to: '/genie/unsubscribed', label: 'Unsubscribed' },
+] as const;
+
+/** Whether the user has an active subscription; null until known. 403 means the session is gone. */
+function useHasSubscription(): boolean | null {
+  const navigate = useNavigate();
+  const [active, setActive] = useState<boolean | null>(null);
+  useEffect(() => {
+    let current = true;
+    subscriptionStatus()
+      .then((answer) => current && setActive(answer.status === true))
+      .catch((error: unknown) => {
+        if (current && isStatus(error, 403)) navigate(SCREENS.signin, { replace: true });
+      });
+    return () => {
+      current = false;
+    };
+  }, [navigate]);
+  return active;
+}
+
+const linkClass = ({ isActive }: { isActive: boolean }) => `sidebar-link${isActive ? ' active' : ''}`;
+
+/** SPEC §2 Sidebar of the signed-in area. */
+export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(function Sidebar(
+  { id, open },
+  ref,
+) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { signedOut } = useSession();
+  const hasSubscription = useHasSubscription();
+  const [unsubscriberOpen, setUnsubscriberOpen] = useState(true);
+  const unsubscriberId = useId();
+
+  async function logout() {
+    try {
+      await logOut();
+    } catch {
+      window.alert(ALERTS.logoutFailed);
+      return;
+    }
+    signedOut();
+    navigate(SCREENS.signin);
+  }
+
+  return (
+    <nav ref={ref} id={id} aria-label="Dashboard" className={`sidebar${open ? ' open' : ''}`}>
+      <Link to={SCREENS.home} className="sidebar-brand">
+        Inbox Genie
+      </Link>
+      <ul className="sidebar-menu">
+        {hasSubscription === false && (
+          <li>
+            <NavLink to={SCREENS.pricing} className="sidebar-link sidebar-upgrade">
+              Get Full Access
+            </NavLink>
+          </li>
+        )}
+        <li>
+          <NavLink to={SCREENS.accounts} className={linkClass}>
+            Email Accounts
+          </NavLink>
+        </li>
+        <li>
+          <button
+            type="button"
+            className="sidebar-link sidebar-toggle"
+            aria-expanded={unsubscriberOpen}
+            aria-controls={unsubscriberId}
+            onClick={() => setUnsubscriberOpen((value) => !value)}
+          >
+            Unsubscriber
+            <span className="caret" aria-hidden="true" />
+          </button>
+          <ul id={unsubscriberId} className="sidebar-submenu" hidden={!unsubscriberOpen}>
+            {UNSUBSCRIBER_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  className={({ isActive }) =>
+                    // /genie/subscriptions shows the same list as Subscriptions to Review.
+                    linkClass({
+                      isActive: isActive || (link.to === REVIEW_PATH && pathname === SCREENS.subscriptions),
+                    })
+                  }
+                >
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </li>
+        <li>
+          <NavLink to={SCREENS.settings} className={linkClass}>
+            Settings
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to={SCREENS.billing} className={linkClass}>
+            Billing
+          </NavLink>
+        </li>
+        <li>
+          <ContactLink className="sidebar-link">Contact Us</ContactLink>
+        </li>
+        <li>
+          <button type="button" className="sidebar-link" onClick={logout}>
+            Logout
+          </button>
+        </li>
+      </ul>
+      <p className="sidebar-attribution">
+        <a href="https://clearbit.com" target="_blank" rel="noopener noreferrer">
+          Logos provided by Clearbit
+        </a>
+      </p>
+    </nav>
+  );
+});
