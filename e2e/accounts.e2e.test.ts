@@ -191,6 +191,8 @@ describe('accounts in the browser', () => {
 
   it('collapses the sidebar behind a hamburger at 375 px and closes it on an outside click', async () => {
     const page = await open(375);
+    // No slide-in animation, so the screenshot shows the opened sidebar, not a frame of its transition.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await signUp(page, newEmail(), 'mobile password');
     await page.goto(`${product.url}/genie/settings`);
     const logout = page.getByRole('button', { name: 'Logout' });
@@ -204,6 +206,48 @@ describe('accounts in the browser', () => {
     const overflow = await horizontalOverflow(page);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'settings-375');
+  });
+
+  it('sends the contact form to support and shows the success alert', async () => {
+    const page = await open();
+    await page.goto(product.url);
+    await page.getByRole('button', { name: 'Contact Us' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Send Message' }).click();
+    await dialog.getByRole('alert').waitFor();
+    const subject = `Hello ${newEmail()}`;
+    await dialog.getByLabel('Name').fill('Ada Lovelace');
+    await dialog.getByLabel('Email address').fill('ada@example.com');
+    await dialog.getByLabel('Subject').fill(subject);
+    await dialog.getByLabel('Message').fill('Can Inbox Genie read my Fastmail?');
+    const alerted = new Promise<string>((resolve) =>
+      page.once('dialog', async (d) => {
+        resolve(d.message());
+        await d.accept();
+      }),
+    );
+    await dialog.getByRole('button', { name: 'Send Message' }).click();
+    expect(await alerted).toBe('Email sent successfully!');
+    await dialog.waitFor({ state: 'hidden' });
+    const mail = (await readOutbox(product.dataDir)).find((m) => m.subject === `[Contact] ${subject}`);
+    expect(mail?.text).toContain('Can Inbox Genie read my Fastmail?');
+  });
+
+  it('routes the provider picker: Yahoo to create-account, Gmail shown as unavailable without keys', async () => {
+    const page = await open();
+    await page.goto(`${product.url}/signup`);
+    await page.getByRole('heading', { name: 'Sign Up' }).waitFor();
+    const select = page.getByLabel('Email provider');
+    await select.selectOption('Gmail');
+    await page.getByRole('status').filter({ hasText: 'Gmail is unavailable.' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Sign in with Gmail' }).count()).resolves.toBe(0);
+    await select.selectOption('Yahoo');
+    await page.getByRole('button', { name: 'Sign in with Yahoo' }).click();
+    await page.waitForURL('**/create-account');
+    await page.goto(`${product.url}/signin`);
+    await page.getByLabel('Email provider').selectOption('iCloud');
+    await page.getByRole('button', { name: 'Sign in with iCloud' }).click();
+    await page.waitForURL('**/signin/password');
   });
 
   it('shows the not-found screen for an unknown path', async () => {
