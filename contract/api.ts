@@ -58,9 +58,49 @@ export interface Subscription {
   account: string;
 }
 
+export type MailboxProvider = 'gmail' | 'outlook' | 'yahoo' | 'icloud' | 'aol' | 'protonmail' | 'imap';
+
+/** The IMAP providers connected with an app-specific password: POST /auth/{provider}. */
+export const APP_PASSWORD_PROVIDERS = ['yahoo', 'icloud', 'aol', 'protonmail', 'imap'] as const;
+export type AppPasswordProvider = (typeof APP_PASSWORD_PROVIDERS)[number];
+
+export interface AddMailboxBody {
+  email: string;
+  appPassword: string;
+  /** Only for provider `imap` (any host): where the IMAP server is. */
+  host?: string;
+  port?: number;
+  /** true: TLS from the start (port 993); false: plain, upgraded with STARTTLS when offered. */
+  secure?: boolean;
+}
+
 export interface EmailAccount {
   email: string;
-  provider: string;
+  provider: MailboxProvider;
+  /** active; scanning; reauth (the password or grant no longer works); error (last check failed) */
+  status: 'active' | 'scanning' | 'reauth' | 'error';
+  lastScannedAt: string | null;
+}
+
+/** GET /get-email-accounts */
+export interface EmailAccountsResponse {
+  data: EmailAccount[];
+}
+
+/** GET /get-unsubscribe-emails?category=… ; 401 carries `redirectUrl` instead. */
+export interface SubscriptionsResponse {
+  data: Subscription[];
+}
+
+export interface SubscriptionMessage {
+  id: string;
+  subject: string;
+  date: string | null;
+}
+
+/** GET /get-subscriptions/{id}: the messages of one sender, newest first. */
+export interface SubscriptionMessagesResponse {
+  data: SubscriptionMessage[];
 }
 
 /** What the screens may know about the server's configuration (GET /get-public-config). */
@@ -71,4 +111,6 @@ export interface PublicConfig {
   };
   billing: boolean;
   productName: string;
+  /** Base URL of the sender-logo service (`<base>/<domain>`); null: always the default image. */
+  logoBaseUrl: string | null;
 }

@@ -17,6 +17,12 @@ export const API = {
   updateSettings: '/update-settings',
   sendEmail: '/send-email',
   publicConfig: '/get-public-config',
+  /** POST /auth/{provider} with an app-specific password. */
+  addMailbox: (provider: string) => `/auth/${provider}`,
+  emailAccounts: '/get-email-accounts',
+  deleteEmailAccount: '/delete-email-account',
+  subscriptions: '/get-unsubscribe-emails',
+  subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
   health: '/healthz',
 } as const;
 

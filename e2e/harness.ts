@@ -49,6 +49,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000/1m',
+      LOGO_BASE_URL: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

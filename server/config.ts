@@ -29,6 +29,12 @@ const EnvSchema = z.object({
     .default('20/15m'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOGO_BASE_URL: z.string().default('https://logo.clearbit.com'),
+  MAIL_PROVIDER_OVERRIDES: z.string().optional(),
+  SCAN_INTERVAL: z
+    .string()
+    .regex(/^\d+(ms|s|m|h)$/, 'SCAN_INTERVAL looks like 24h, 30m or 5s')
+    .default('24h'),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_CLIENT_ID: z.string().optional(),
@@ -52,6 +58,9 @@ export interface Config {
   google: { clientId: string; clientSecret: string } | null;
   microsoft: { clientId: string; clientSecret: string } | null;
   webRoot: string | null;
+  logoBaseUrl: string | null;
+  mailProviderOverrides: string | null;
+  scanIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +69,12 @@ function parseRate(value: string): { max: number; windowMs: number } {
   const [, count, amount, unit] = RATE.exec(value)!;
   const unitMs = unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
   return { max: Number(count), windowMs: Number(amount) * unitMs };
+}
+
+function parseDuration(value: string): number {
+  const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(value)!;
+  const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
+  return Number(amount) * unitMs;
 }
 
 /** Reads SECRET_KEY from DATA_DIR/secret-key, creating it (mode 0600) on first start. */
@@ -102,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     microsoft: pair(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
     webRoot: null,
+    logoBaseUrl: e.LOGO_BASE_URL.trim() ? e.LOGO_BASE_URL.trim().replace(/\/$/, '') : null,
+    mailProviderOverrides: e.MAIL_PROVIDER_OVERRIDES ?? null,
+    scanIntervalMs: parseDuration(e.SCAN_INTERVAL),
     ...overrides,
   };
 }

@@ -32,6 +32,7 @@ export async function publicRoutes(app: FastifyInstance, { config, contact, rate
     return {
       productName: 'Inbox Genie',
       billing: false,
+      logoBaseUrl: config.logoBaseUrl,
       providers: {
         google: config.google
           ? { available: true }
