@@ -13,30 +13,46 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { createAccountsRepository } from './features/accounts/repository.js';
 import { createAccountsService } from './features/accounts/service.js';
 import { createContactService } from './features/contact/service.js';
+import { createMailboxesService } from './features/mailboxes/service.js';
+import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
+import { createSubscriptionsService } from './features/subscriptions/service.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
 import { registerSessions } from './http/plugins/session.js';
 import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
+import { mailboxRoutes } from './http/routes/mailboxes.js';
 import { publicRoutes } from './http/routes/public.js';
+import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
+import { type Scheduler, startScheduler } from './jobs/scheduler.js';
+import { SecretBox } from './lib/crypto.js';
 import { attachLive, type Live } from './live/index.js';
+import { createProviderFactory, type ProviderFactory } from './mail/index.js';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   mailer?: Mailer;
+  /** Replaces the real mail adapters (tests of failure paths). */
+  providers?: ProviderFactory;
+  /** Retry backoff of the job runner (tests make it short). */
+  jobBackoffMs?: number;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     live: Live;
+    jobs: JobQueue;
+    /** Starts the periodic mailbox checks (the scheduler role). */
+    startScheduler(): Scheduler;
   }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Composition root: builds the services and registers plugins and routes. Does not listen. */
-export async function buildApp({ config, db, mailer: givenMailer }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, mailer: givenMailer } = deps;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -55,6 +71,20 @@ export async function buildApp({ config, db, mailer: givenMailer }: AppDeps): Pr
   });
   const settings = createSettingsService(db);
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });
+  const secrets = new SecretBox(config.secretKey);
+  const providers =
+    deps.providers ?? createProviderFactory({ secrets, overridesJson: config.mailProviderOverrides });
+  const subscriptions = createSubscriptionsService(db);
+  const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
+  const scans = createScansService({ db, providers, live, subscriptions, log: app.log });
+  const jobs = createInProcessQueue({
+    handlers: { 'scan-mailbox': (payload) => scans.scanMailbox(String(payload.mailboxId)) },
+    backoffMs: deps.jobBackoffMs,
+    onError: (error, job) => app.log.warn({ err: error, job }, 'job failed'),
+  });
+  const requestScan = (mailboxId: string) =>
+    jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
+  const mailboxes = createMailboxesService({ db, secrets, providers, requestScan });
 
   registerErrorHandler(app);
   await app.register(fastifyHelmet, {
@@ -89,12 +119,26 @@ export async function buildApp({ config, db, mailer: givenMailer }: AppDeps): Pr
   await app.register(publicRoutes, { config, contact, rateLimit: authLimit });
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
   await app.register(accountRoutes, { accounts, settings });
+  await app.register(mailboxRoutes, { mailboxes, subscriptions, rateLimit: authLimit });
 
   await registerWebApp(app, config.webRoot);
 
-  const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
   app.decorate('live', live);
+  app.decorate('jobs', jobs);
+  const schedulers: Scheduler[] = [];
+  app.decorate('startScheduler', () => {
+    const scheduler = startScheduler({
+      intervalMs: config.scanIntervalMs,
+      due: (interval) => scans.dueMailboxes(interval),
+      enqueue: requestScan,
+      onError: (error) => app.log.error({ err: error }, 'scheduler tick failed'),
+    });
+    schedulers.push(scheduler);
+    return scheduler;
+  });
   app.addHook('onClose', async () => {
+    for (const s of schedulers) s.stop();
+    await jobs.stop();
     await live.io.close();
   });
   return app;

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  app.startScheduler();
   app.log.info(
     { database: database.dialect, dataDir: config.dataDir, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     `Inbox Genie is running at ${config.publicUrl}`,

@@ -36,7 +36,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    await migrateToLatest(db as Kysely<unknown>);
+    await migrateToLatest(db as Kysely<unknown>, schema);
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = path.join(options.dataDir, 'inbox-genie.sqlite');

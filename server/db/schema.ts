@@ -40,10 +40,58 @@ export interface MailboxesTable {
   /** App password or refresh token, sealed with AES-256-GCM (lib/crypto SecretBox). */
   secret: string | null;
   created_at: number;
+  /** Provider `imap` (any host): where its server is; presets are resolved at use. */
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_secure: number | null;
+  /** The adapter's SyncState as JSON: a scan's checkpoint, then the daily check's position. */
+  sync_state: string | null;
+  /** 1 once a full scan has finished; the daily check then looks only for new mail. */
+  scan_complete: Generated<number>;
+  last_scanned_at: number | null;
+  last_error: string | null;
+}
+
+/**
+ * One row per From address per mailbox. Rows with is_subscription = 1 are the product's
+ * subscriptions; the others only carry a count, so a sender whose list headers show up later
+ * is counted correctly without storing anything else about personal mail.
+ */
+export interface SendersTable {
+  id: string;
+  user_id: string;
+  mailbox_id: string;
+  address: string;
+  sender_name: Generated<string>;
+  message_count: Generated<number>;
+  last_message_at: number | null;
+  is_subscription: Generated<number>;
+  category: Generated<string>;
+  list_signal: Generated<number>;
+  one_click: Generated<number>;
+  /** JSON arrays of the URIs of the newest message that had any (RFC 2369 order). */
+  unsubscribe_http: Generated<string>;
+  unsubscribe_mailto: Generated<string>;
+  /** Date of the message those URIs came from. */
+  unsubscribe_seen_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** References to the messages of subscription senders: ids, folder, subject and date, never bodies. */
+export interface MessagesTable {
+  mailbox_id: string;
+  provider_id: string;
+  sender_id: string;
+  folder: string;
+  subject: Generated<string>;
+  date: number | null;
 }
 
 export interface Database {
   mailboxes: MailboxesTable;
+  senders: SendersTable;
+  messages: MessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;

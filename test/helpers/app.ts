@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../server/app.js';
+import { type AppDeps, buildApp } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
 import { openDatabase } from '../../server/db/index.js';
@@ -23,7 +23,11 @@ export interface TestApp {
 }
 
 /** A fresh app with its own data folder and its own database (a new PostgreSQL schema per app). */
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  extra: (config: Config) => Partial<AppDeps> = () => ({}),
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-test-'));
   const config = loadConfig(
     { AUTH_RATE_LIMIT: '1000/1m', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env },
@@ -32,7 +36,12 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   const schema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;
   const database = await openDatabase({ databaseUrl, dataDir, schema });
-  const app = await buildApp({ config: { ...config, databaseUrl }, db: database.db });
+  const app = await buildApp({
+    config: { ...config, databaseUrl },
+    db: database.db,
+    jobBackoffMs: 50,
+    ...extra(config),
+  });
   await app.ready();
   return {
     app,
@@ -108,6 +117,11 @@ export class Client {
 
   delete(url: string, payload?: unknown) {
     return this.request({ method: 'DELETE', url, payload: payload as object });
+  }
+
+  /** The Cookie header this browser would send (for a socket.io client). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
   hasCookie(name: string): boolean {

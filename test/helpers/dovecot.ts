@@ -81,12 +81,13 @@ export async function startDovecot(users: DovecotUser[] = []): Promise<Dovecot> 
   await chmod(base, 0o755);
   const port = await freePort();
   const logFile = path.join(base, 'dovecot.log');
-  const usersFile = path.join(base, 'users');
+  // One passwd-file per user: Dovecot notices a changed passwd-file by its mtime, in whole seconds,
+  // so users added within one second to a shared file could stay unknown.
+  const usersDir = path.join(base, 'users');
   const mailRoot = path.join(base, 'mail');
   await mkdir(mailRoot, { recursive: true });
   await chown(mailRoot, NOBODY, NOBODY);
-  await writeFile(usersFile, '');
-  await chmod(usersFile, 0o644);
+  await mkdir(usersDir, { mode: 0o755 });
 
   const conf = `
 base_dir = ${base}/run
@@ -98,6 +99,7 @@ ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
+auth_verbose = yes
 default_internal_user = dovecot
 default_login_user = dovenull
 first_valid_uid = 1
@@ -107,7 +109,7 @@ maildir_very_dirty_syncs = yes
 imap_capability = +SPECIAL-USE
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${usersFile}
+  args = scheme=PLAIN username_format=%u ${usersDir}/%u
 }
 userdb {
   driver = static
@@ -158,10 +160,10 @@ namespace inbox {
     port,
     base,
     async addUser({ user, password }) {
-      if (/[:\n]/.test(user) || /[:\n]/.test(password))
-        throw new Error('user/password must not contain : or newline');
-      const current = await readFile(usersFile, 'utf8');
-      await writeFile(usersFile, `${current}${user}:{PLAIN}${password}::::::\n`);
+      if (/[:\n/]/.test(user) || /[:\n]/.test(password)) {
+        throw new Error('user/password must not contain : / or newline');
+      }
+      await writeFile(path.join(usersDir, user), `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
     },
     async deliver(user, folder, raw, flags = '') {
       const home = path.join(mailRoot, user);
@@ -192,4 +194,15 @@ namespace inbox {
   };
   for (const u of users) await dovecot.addUser(u);
   return dovecot;
+}
+
+/**
+ * IMAP's modified UTF-7 (RFC 3501 §5.1.3), the form Dovecot's maildir++ layout uses on disk: pass
+ * `deliver(user, encodeMailboxName('Newsletters/Café'), raw)` to create a folder with a non-ASCII name.
+ */
+export function encodeMailboxName(name: string): string {
+  return name.replace(/&/g, '&-').replace(/[^\x20-\x7e]+/g, (run) => {
+    const utf16be = Buffer.from(run, 'utf16le').swap16();
+    return `&${utf16be.toString('base64').replace(/=+$/, '').replace(/\//g, ',')}-`;
+  });
 }

@@ -134,6 +134,11 @@ export function createAccountsRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await trx
+          .deleteFrom('messages')
+          .where('mailbox_id', 'in', trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId))
+          .execute();
+        await trx.deleteFrom('senders').where('user_id', '=', userId).execute();
         await trx.deleteFrom('mailboxes').where('user_id', '=', userId).execute();
         await trx.deleteFrom('users').where('id', '=', userId).execute();
       });

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../contract/api.js';
+import { SCREENS } from '../../../contract/routes.js';
+import { validateAddMailbox } from '../../../contract/validation.js';
+import type { Db } from '../../db/index.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { badRequest, HttpError, notFound } from '../../lib/errors.js';
+import type { ProviderFactory } from '../../mail/index.js';
+import { MailAuthError, MailConnectionError } from '../../mail/provider.js';
+import { normalizeEmail } from '../accounts/service.js';
+
+// Connecting, listing and removing a user's mailboxes. Secrets are sealed before they are stored
+// and never leave this feature and mail/index.ts.
+
+export interface MailboxesDeps {
+  db: Db;
+  secrets: SecretBox;
+  providers: ProviderFactory;
+  /** Starts the first scan (or a rescan) of a mailbox after it is saved. */
+  requestScan: (mailboxId: string) => Promise<void>;
+  now?: () => number;
+}
+
+const STATUS: Record<string, EmailAccount['status']> = {
+  active: 'active',
+  scanning: 'scanning',
+  reauth: 'reauth',
+  error: 'error',
+};
+
+/** Where the user re-enters credentials for a mailbox whose password or grant stopped working. */
+export function reauthUrl(mailbox: { provider: string; email: string }): string {
+  return `${SCREENS.addMailbox}?provider=${encodeURIComponent(mailbox.provider)}&email=${encodeURIComponent(mailbox.email)}`;
+}
+
+export function createMailboxesService({
+  db,
+  secrets,
+  providers,
+  requestScan,
+  now = Date.now,
+}: MailboxesDeps) {
+  return {
+    /** POST /auth/{provider}: checks the form, logs in to verify, stores the mailbox and starts its scan. */
+    async connectWithAppPassword(
+      userId: string,
+      provider: string,
+      body: AddMailboxBody,
+    ): Promise<{ redirectUrl: string }> {
+      const error = validateAddMailbox({ provider, email: body.email, appPassword: body.appPassword });
+      if (error) throw badRequest(error);
+      const custom = provider === 'imap' || provider === 'protonmail';
+      if (provider === 'imap' && !body.host?.trim())
+        throw badRequest('Please enter the IMAP server of your mailbox.');
+      if (body.port !== undefined && (!Number.isInteger(body.port) || body.port < 1 || body.port > 65535)) {
+        throw badRequest('The port must be a number from 1 to 65535.');
+      }
+      const email = normalizeEmail(body.email);
+      const candidate = {
+        provider,
+        email,
+        secret: secrets.seal(body.appPassword),
+        imap_host: custom && body.host ? body.host.trim() : null,
+        imap_port: custom && body.host ? (body.port ?? 993) : null,
+        imap_secure: custom && body.host ? (body.secure === false ? 0 : 1) : null,
+      };
+      const mail = providers(candidate);
+      try {
+        await mail.verify();
+      } catch (e) {
+        if (e instanceof MailAuthError) throw badRequest(e.message);
+        if (e instanceof MailConnectionError) throw new HttpError(502, e.message);
+        throw e;
+      } finally {
+        await mail.close();
+      }
+      const existing = await db
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('email', '=', email)
+        .executeTakeFirst();
+      let id = existing?.id;
+      if (id) {
+        // Same mailbox again (a new app password after a revoked one): keep what was found.
+        await db
+          .updateTable('mailboxes')
+          .set({ ...candidate, status: 'active', last_error: null })
+          .where('id', '=', id)
+          .execute();
+      } else {
+        id = randomUUID();
+        await db
+          .insertInto('mailboxes')
+          .values({ id, user_id: userId, ...candidate, status: 'active', created_at: now() })
+          .execute();
+      }
+      await requestScan(id);
+      return { redirectUrl: SCREENS.subscriptions };
+    },
+
+    async list(userId: string): Promise<EmailAccount[]> {
+      const rows = await db
+        .selectFrom('mailboxes')
+        .select(['email', 'provider', 'status', 'last_scanned_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({
+        email: r.email,
+        provider: r.provider as MailboxProvider,
+        status: STATUS[r.status] ?? 'active',
+        lastScannedAt: r.last_scanned_at === null ? null : new Date(r.last_scanned_at).toISOString(),
+      }));
+    },
+
+    /** Removes a mailbox with all of its senders, message references and rules. */
+    async remove(userId: string, emailInput: string): Promise<void> {
+      const email = normalizeEmail(emailInput);
+      const mailbox = await db
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (!mailbox) throw notFound('No connected mailbox has this address.');
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('messages').where('mailbox_id', '=', mailbox.id).execute();
+        await trx.deleteFrom('senders').where('mailbox_id', '=', mailbox.id).execute();
+        await trx.deleteFrom('mailboxes').where('id', '=', mailbox.id).execute();
+      });
+    },
+
+    /** The first mailbox that needs the user to sign in again, if any. */
+    async needingReauth(userId: string): Promise<{ provider: string; email: string } | undefined> {
+      return db
+        .selectFrom('mailboxes')
+        .select(['provider', 'email'])
+        .where('user_id', '=', userId)
+        .where('status', '=', 'reauth')
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type MailboxesService = ReturnType<typeof createMailboxesService>;

@@ -1,0 +1,104 @@
+import type { Db } from '../../db/index.js';
+import type { Live } from '../../live/index.js';
+import type { ProviderFactory } from '../../mail/index.js';
+import { MailAuthError, type SyncState } from '../../mail/provider.js';
+import type { SubscriptionsService } from '../subscriptions/service.js';
+import { tallyBatch } from './aggregate.js';
+import { createScansRepository } from './repository.js';
+
+// Scanning a mailbox (GUIDE §1 flow 2): the adapter pages through headers newest first; each batch
+// is tallied by sender and committed with its checkpoint; after each commit the new subscriptions
+// are pushed live. The first run is a full scan (resumable); later runs fetch only new mail.
+
+export interface ScansDeps {
+  db: Db;
+  providers: ProviderFactory;
+  live: Pick<Live, 'emitToUser'>;
+  subscriptions: SubscriptionsService;
+  now?: () => number;
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+export function createScansService({ db, providers, live, subscriptions, now = Date.now, log }: ScansDeps) {
+  const repo = createScansRepository(db);
+
+  return {
+    /** Runs a full scan, a resumed scan or the check for new mail, whichever the mailbox needs. */
+    async scanMailbox(mailboxId: string): Promise<void> {
+      const mailbox = await db
+        .selectFrom('mailboxes')
+        .select([
+          'id',
+          'user_id',
+          'email',
+          'provider',
+          'secret',
+          'imap_host',
+          'imap_port',
+          'imap_secure',
+          'sync_state',
+          'scan_complete',
+          'status',
+        ])
+        .where('id', '=', mailboxId)
+        .executeTakeFirst();
+      if (!mailbox || mailbox.status === 'reauth') return;
+      const userId = mailbox.user_id;
+      const state = mailbox.sync_state ? (JSON.parse(mailbox.sync_state) as SyncState) : null;
+      const provider = providers(mailbox);
+      await db.updateTable('mailboxes').set({ status: 'scanning' }).where('id', '=', mailboxId).execute();
+      live.emitToUser(userId, 'loading-new-subscriptions');
+      try {
+        const batches =
+          mailbox.scan_complete === 1 && state ? provider.changesSince(state) : provider.scan(state);
+        for await (const batch of batches) {
+          const tallies = tallyBatch(batch.messages);
+          const { newSubscriptionIds } = await repo.commitBatch(
+            { id: mailboxId, userId },
+            tallies,
+            batch.state,
+            now(),
+          );
+          for (const item of await subscriptions.byIds(userId, newSubscriptionIds)) {
+            live.emitToUser(userId, 'new-subscription', item);
+          }
+          live.emitToUser(userId, 'scan-progress', batch.progress);
+        }
+        await repo.markScanComplete(mailboxId, now());
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const status = error instanceof MailAuthError ? 'reauth' : 'error';
+        await db
+          .updateTable('mailboxes')
+          .set({ status, last_error: message })
+          .where('id', '=', mailboxId)
+          .execute();
+        log?.warn({ mailboxId, status, err: message }, 'scan stopped');
+        // A refused password will not get better by retrying; the user has to act.
+        if (!(error instanceof MailAuthError)) throw error;
+      } finally {
+        live.emitToUser(userId, 'all-subscriptions-sent');
+        await provider.close();
+      }
+    },
+
+    /** Mailboxes whose last check is older than the interval (or that never finished a scan). */
+    async dueMailboxes(intervalMs: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('status', '!=', 'reauth')
+        .where((eb) =>
+          eb.or([
+            eb('scan_complete', '=', 0),
+            eb('last_scanned_at', 'is', null),
+            eb('last_scanned_at', '<=', now() - intervalMs),
+          ]),
+        )
+        .execute();
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type ScansService = ReturnType<typeof createScansService>;

@@ -1,0 +1,74 @@
+import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../contract/api.js';
+import type { Db } from '../../db/index.js';
+import { notFound } from '../../lib/errors.js';
+
+// Reading subscriptions: the senders of a user's mailboxes that carry list headers.
+
+export const CATEGORIES: readonly SubscriptionCategory[] = ['uncategorized', 'kept', 'unsubscribed'];
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function createSubscriptionsService(db: Db) {
+  const base = (userId: string) =>
+    db
+      .selectFrom('senders')
+      .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
+      .select([
+        'senders.id',
+        'senders.address',
+        'senders.sender_name',
+        'senders.message_count',
+        'senders.category',
+        'senders.last_message_at',
+        'mailboxes.email as account',
+      ])
+      .where('senders.user_id', '=', userId)
+      .where('senders.is_subscription', '=', 1);
+
+  type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
+  const present = (r: Row): Subscription => ({
+    id: r.id,
+    address: r.address,
+    senderName: r.sender_name,
+    messageCount: Number(r.message_count),
+    category: r.category as SubscriptionCategory,
+    lastMessageAt: iso(r.last_message_at),
+    account: r.account,
+  });
+
+  return {
+    async list(userId: string, category: SubscriptionCategory): Promise<Subscription[]> {
+      const rows = await base(userId)
+        .where('senders.category', '=', category)
+        .orderBy('senders.last_message_at', 'desc')
+        .orderBy('senders.address')
+        .execute();
+      return rows.map(present);
+    },
+
+    async byIds(userId: string, ids: string[]): Promise<Subscription[]> {
+      if (ids.length === 0) return [];
+      return (await base(userId).where('senders.id', 'in', ids).execute()).map(present);
+    },
+
+    async messages(userId: string, senderId: string): Promise<SubscriptionMessage[]> {
+      const owner = await db
+        .selectFrom('senders')
+        .select('id')
+        .where('id', '=', senderId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!owner) throw notFound('Subscription not found.');
+      const rows = await db
+        .selectFrom('messages')
+        .select(['provider_id', 'subject', 'date'])
+        .where('sender_id', '=', senderId)
+        .orderBy('date', 'desc')
+        .limit(500)
+        .execute();
+      return rows.map((r) => ({ id: r.provider_id, subject: r.subject, date: iso(r.date) }));
+    },
+  };
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

@@ -1,0 +1,35 @@
+// Enqueues the check of every mailbox that is due: at start (which also resumes scans a stopped
+// process left unfinished) and then on a timer. Each mailbox is checked every SCAN_INTERVAL.
+
+export interface Scheduler {
+  stop(): void;
+}
+
+export function startScheduler(options: {
+  intervalMs: number;
+  due: (intervalMs: number) => Promise<string[]>;
+  enqueue: (mailboxId: string) => Promise<void>;
+  onError: (error: unknown) => void;
+}): Scheduler {
+  const tickMs = Math.max(1000, Math.min(options.intervalMs, 60_000));
+  let stopped = false;
+  const tick = async () => {
+    try {
+      for (const id of await options.due(options.intervalMs)) {
+        if (stopped) return;
+        await options.enqueue(id);
+      }
+    } catch (error) {
+      options.onError(error);
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), tickMs);
+  timer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { ImapFlow } from 'imapflow';
+import type { Folder, HeaderBatch, MailProvider, SyncState } from '../provider.js';
+import {
+  closeClient,
+  DEFAULT_TIMEOUTS,
+  type ImapConnectionOptions,
+  openClient,
+  toMailError,
+} from './connection.js';
+import { listMailboxes, type SyncRun, syncMailbox } from './scan.js';
+import { readState } from './state.js';
+
+export interface ImapProviderOptions extends ImapConnectionOptions {
+  /** Messages per batch, and so per checkpoint. */
+  batchSize?: number;
+}
+
+// Large enough that the round trip per batch disappears in the transfer, small enough that a killed scan
+// redoes little and a batch's headers stay a few MB.
+const DEFAULT_BATCH_SIZE = 2000;
+const VERIFY_SOCKET_TIMEOUT = 15_000;
+
+export function createImapProvider(options: ImapProviderOptions): MailProvider {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+    throw new Error('batchSize must be a positive integer');
+  }
+  // One logged-in connection serves every call; it is replaced when the server has dropped it.
+  let session: Promise<ImapFlow> | null = null;
+
+  async function connected(): Promise<ImapFlow> {
+    const current = session;
+    if (current) {
+      const client = await current.catch(() => null);
+      if (client?.usable) return client;
+      // Another call may have replaced the dead session meanwhile: share theirs rather than open a second.
+      if (session !== current) return connected();
+      client?.close();
+    }
+    return reconnect();
+  }
+
+  function reconnect(): Promise<ImapFlow> {
+    const next = openClient(options);
+    session = next;
+    // A failed login is reported to the caller, not kept as the session.
+    next.catch(() => {
+      if (session === next) session = null;
+    });
+    return next;
+  }
+
+  async function* sync(mode: SyncRun['mode'], from: SyncState | null): AsyncGenerator<HeaderBatch> {
+    const state = readState(from);
+    const client = await connected();
+    try {
+      yield* syncMailbox({ client, mode, state, batchSize });
+    } catch (err) {
+      throw toMailError(err, options, 'session', client);
+    }
+  }
+
+  return {
+    async verify() {
+      // Someone is waiting on the add-mailbox screen: a server that goes quiet after the greeting gets the
+      // same short budget as one that never answers, not the minute a scan allows between batches.
+      const socket = Math.min(options.timeouts?.socket ?? DEFAULT_TIMEOUTS.socket, VERIFY_SOCKET_TIMEOUT);
+      const client = await openClient({ ...options, timeouts: { ...options.timeouts, socket } });
+      await closeClient(client);
+    },
+
+    async listFolders(): Promise<Folder[]> {
+      const client = await connected();
+      try {
+        const folders = await listMailboxes(client, false);
+        return folders.map(({ path, name, specialUse, scanned }) => ({ path, name, specialUse, scanned }));
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    scan: (from) => sync('scan', from),
+    changesSince: (state) => sync('changes', state),
+
+    async close() {
+      const current = session;
+      session = null;
+      const client = await current?.catch(() => null);
+      if (client) await closeClient(client);
+    },
+  };
+}

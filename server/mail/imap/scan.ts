@@ -1,0 +1,240 @@
+import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
+import { parseHeaderBlock } from '../../features/scans/headers.js';
+import type { Folder, HeaderBatch, MessageHeaders } from '../provider.js';
+import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
+import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';
+
+/** Exactly what detection reads (GUIDE §4); everything else stays on the server. */
+export const HEADER_FIELDS = [
+  'From',
+  'Date',
+  'Subject',
+  'Message-ID',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Id',
+  'Precedence',
+];
+
+// Sent and Drafts hold the user's own mail, Trash and Junk what they already rejected; \All, \Flagged and
+// \Important are views that repeat messages kept in other folders, so scanning them would count twice.
+const NOT_SCANNED = ['\\Trash', '\\Junk', '\\Sent', '\\Drafts', '\\All', '\\Flagged', '\\Important'];
+
+export interface ListedFolder extends Folder {
+  status: { messages: number | null; uidNext: number | null; uidValidity: string | null } | null;
+}
+
+export async function listMailboxes(client: ImapFlow, withStatus: boolean): Promise<ListedFolder[]> {
+  // Not `listOnly`: that also skips ImapFlow's special-use detection, including the fallback by folder name
+  // ("Deleted Messages", "Bulk Mail") for servers without SPECIAL-USE.
+  const entries = await client.list(
+    withStatus ? { statusQuery: { messages: true, uidNext: true, uidValidity: true } } : {},
+  );
+  const folders = entries
+    .filter((e) => !e.flags.has('\\Noselect') && !e.flags.has('\\NonExistent'))
+    .map(toFolder);
+  // INBOX first: it is where most newsletters land, so the first subscriptions appear soonest.
+  return folders.sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function rank(f: Folder): number {
+  return f.path === 'INBOX' ? 0 : 1;
+}
+
+function toFolder(e: ListResponse): ListedFolder {
+  const specialUse = e.specialUse ?? null;
+  const excluded = NOT_SCANNED.some((flag) => flag === specialUse || e.flags.has(flag));
+  const s = e.status && !('error' in e.status) ? e.status : null;
+  return {
+    path: e.path,
+    name: e.name,
+    specialUse,
+    scanned: !excluded,
+    status: s
+      ? {
+          messages: s.messages ?? null,
+          uidNext: s.uidNext ?? null,
+          uidValidity: s.uidValidity === undefined ? null : s.uidValidity.toString(),
+        }
+      : null,
+  };
+}
+
+export interface SyncRun {
+  client: ImapFlow;
+  mode: 'scan' | 'changes';
+  state: ImapSyncState;
+  batchSize: number;
+}
+
+/**
+ * The scan and the daily check are one walk: each folder that has something left is selected once and its
+ * pending UID ranges are fetched from the top down, a checkpoint following every batch.
+ */
+export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
+  const { state, mode } = run;
+  const folders = (await listMailboxes(run.client, true)).filter((f) => f.scanned);
+  // A folder deleted since the last run must not keep a checkpoint that a later folder of the same name inherits.
+  const listed = new Set(folders.map((f) => f.path));
+  for (const path of Object.keys(state.folders)) if (!listed.has(path)) delete state.folders[path];
+
+  const work = folders.filter((f) => needsWork(mode, state.folders[f.path], f));
+  const total =
+    mode === 'scan'
+      ? folders.reduce((n, f) => n + (f.status?.messages ?? 0), 0)
+      : work.reduce((n, f) => n + expectedNew(state.folders[f.path], f.status), 0);
+  const progress = { scanned: mode === 'scan' ? state.scanned : 0, total };
+
+  for (const folder of work) {
+    const lock = await lockFolder(run.client, folder.path);
+    if (!lock) continue;
+    try {
+      const box = run.client.mailbox;
+      if (!box || box.path !== folder.path) throw connectionLost('SELECT');
+      const uidValidity = box.uidValidity.toString();
+      const uidNext = box.uidNext;
+      let cp = state.folders[folder.path];
+      if (mode === 'changes') {
+        const opened = { uidValidity, uidNext, messages: box.exists };
+        progress.total += expectedNew(cp, opened) - expectedNew(cp, folder.status);
+      }
+      if (!cp || cp.uidValidity !== uidValidity) {
+        cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: 1 };
+        state.folders[folder.path] = cp;
+      }
+      if (!cp.done) yield* walk(run, folder.path, cp, progress);
+      if (mode === 'changes' && uidNext > cp.uidNext) {
+        // The new range becomes the pending one; if the check dies halfway, the next one finishes it.
+        cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: cp.uidNext };
+        state.folders[folder.path] = cp;
+        yield* walk(run, folder.path, cp, progress);
+      }
+    } finally {
+      lock.release();
+    }
+  }
+}
+
+function needsWork(mode: SyncRun['mode'], cp: FolderCheckpoint | undefined, folder: ListedFolder): boolean {
+  // STATUS may lag behind what SELECT sees (Dovecot with mail dropped into maildir behind its back, some
+  // hosted servers' caches), so the daily check selects every folder: one round trip each, never a miss.
+  if (mode === 'changes' || !cp || !cp.done) return true;
+  return !folder.status?.uidValidity || folder.status.uidValidity !== cp.uidValidity;
+}
+
+/** How many messages a daily check expects from a folder, from STATUS first and SELECT once it is open. */
+function expectedNew(
+  cp: FolderCheckpoint | undefined,
+  seen: { uidValidity: string | null; uidNext: number | null; messages: number | null } | null,
+): number {
+  const messages = seen?.messages ?? 0;
+  if (!cp || cp.uidValidity !== seen?.uidValidity) return messages;
+  const pending = cp.done ? 0 : cp.scannedDownTo - cp.floor;
+  const fresh = Math.max(0, (seen.uidNext ?? cp.uidNext) - cp.uidNext);
+  return Math.min(messages, pending + fresh);
+}
+
+async function lockFolder(client: ImapFlow, path: string): Promise<MailboxLockObject | null> {
+  try {
+    return await client.getMailboxLock(path, { readOnly: true });
+  } catch (err) {
+    // Deleted since LIST, or listed but not readable (a shared folder without rights): retrying would fail
+    // the same way forever, so the scan goes on without it.
+    const e = err as { mailboxMissing?: boolean; responseStatus?: string };
+    if (client.usable && (e.mailboxMissing || e.responseStatus === 'NO')) return null;
+    throw err;
+  }
+}
+
+async function* walk(
+  run: SyncRun,
+  path: string,
+  cp: FolderCheckpoint,
+  progress: { scanned: number; total: number },
+): AsyncGenerator<HeaderBatch> {
+  const ranges =
+    cp.scannedDownTo > cp.floor ? await searchUids(run.client, cp.floor, cp.scannedDownTo - 1) : [];
+  const chunks = chunkDescending(ranges, run.batchSize);
+  if (chunks.length === 0) {
+    cp.scannedDownTo = cp.floor;
+    cp.done = true;
+    return;
+  }
+  const fetchChunk = (chunk: UidRange) => fetchHeaders(run.client, path, cp.uidValidity, chunk);
+  let next: Promise<MessageHeaders[]> | null = fetchChunk(chunks[0]!);
+  try {
+    for (const [i, chunk] of chunks.entries()) {
+      const messages: MessageHeaders[] = await next!;
+      // The next batch is requested before this one is handed over, so the server and the network work while
+      // the caller stores it.
+      next = i + 1 < chunks.length ? fetchChunk(chunks[i + 1]!) : null;
+      // Awaited on the next turn or below; this only keeps an early exit from leaving a rejection unobserved.
+      next?.catch(() => {});
+      cp.scannedDownTo = chunk.lo;
+      cp.done = i === chunks.length - 1;
+      progress.scanned += messages.length;
+      if (run.mode === 'scan') run.state.scanned += messages.length;
+      progress.total = Math.max(progress.total, progress.scanned);
+      // An empty batch (all of it expunged meanwhile) carries no news; the next batch carries its checkpoint.
+      if (messages.length > 0) {
+        yield { messages, state: snapshot(run.state), progress: { ...progress } };
+      }
+    }
+  } finally {
+    // A caller that stops early must not get the mailbox lock released under a FETCH still running in it.
+    if (next) await next.catch(() => {});
+  }
+}
+
+async function searchUids(client: ImapFlow, lo: number, hi: number): Promise<UidRange[]> {
+  // ESEARCH answers with a compact set ("1:4000,4002:9000") instead of one number per message.
+  const result = await client.search({ uid: `${lo}:${hi}` }, { uid: true, returnOptions: ['ALL'] });
+  if (!client.usable) throw connectionLost('UID SEARCH');
+  if (!result) throw commandFailed('UID SEARCH');
+  if (Array.isArray(result)) return uidsToRanges(result);
+  return parseUidSet(result.all ?? '');
+}
+
+async function fetchHeaders(
+  client: ImapFlow,
+  path: string,
+  uidValidity: string,
+  chunk: UidRange,
+): Promise<MessageHeaders[]> {
+  const rows: Array<{ uid: number; message: MessageHeaders }> = [];
+  const query = { uid: true, headers: HEADER_FIELDS, internalDate: true };
+  for await (const msg of client.fetch(`${chunk.lo}:${chunk.hi}`, query, { uid: true })) {
+    const fields = parseHeaderBlock(msg.headers ?? Buffer.alloc(0));
+    rows.push({
+      uid: msg.uid,
+      message: {
+        id: `${path}/${uidValidity}/${msg.uid}`,
+        folder: path,
+        date: messageDate(fields.date, msg.internalDate),
+        fields,
+      },
+    });
+  }
+  // ImapFlow ends a fetch quietly when the mailbox is gone, which would pass a dropped connection off as an
+  // empty range.
+  if (!client.usable || client.mailbox === false) throw connectionLost('UID FETCH');
+  return rows.sort((a, b) => b.uid - a.uid).map((r) => r.message);
+}
+
+export function messageDate(header: string | null, internalDate: Date | string | undefined): number | null {
+  const fromHeader = header ? Date.parse(header) : Number.NaN;
+  if (Number.isFinite(fromHeader)) return fromHeader;
+  const internal = internalDate === undefined ? Number.NaN : new Date(internalDate).getTime();
+  return Number.isFinite(internal) ? internal : null;
+}
+
+function connectionLost(command: string): Error {
+  return Object.assign(new Error(`Connection lost during ${command}`), {
+    code: 'EConnectionClosed',
+    command,
+  });
+}
+
+function commandFailed(command: string): Error {
+  return Object.assign(new Error(`${command} failed`), { code: 'CommandFailed', command });
+}

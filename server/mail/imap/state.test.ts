@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { readState, snapshot } from './state.js';
+
+const cp = { uidValidity: '1700000000', uidNext: 50, scannedDownTo: 20, done: false, floor: 1 };
+
+describe('IMAP sync state', () => {
+  it('starts empty from nothing', () => {
+    expect(readState(null)).toEqual({ v: 1, folders: {}, scanned: 0 });
+    expect(readState({})).toEqual({ v: 1, folders: {}, scanned: 0 });
+  });
+
+  it('survives a JSON round trip unchanged', () => {
+    const state = readState({
+      v: 1,
+      scanned: 30,
+      folders: { INBOX: cp, 'Newsletters/Café': { ...cp, done: true } },
+    });
+    expect(readState(JSON.parse(JSON.stringify(snapshot(state))))).toEqual(state);
+  });
+
+  it('reads a checkpoint without floor as a full scan', () => {
+    const { floor: _, ...old } = cp;
+    expect(readState({ v: 1, folders: { INBOX: old } }).folders.INBOX).toEqual(cp);
+  });
+
+  it('drops a folder whose checkpoint makes no sense, so that folder is read again', () => {
+    const state = readState({
+      v: 1,
+      scanned: -4,
+      folders: {
+        INBOX: cp,
+        A: { ...cp, uidValidity: 17 },
+        B: { ...cp, scannedDownTo: 60 },
+        C: { ...cp, floor: 30 },
+        D: { ...cp, done: 'yes' },
+        E: null,
+      },
+    });
+    expect(Object.keys(state.folders)).toEqual(['INBOX']);
+    expect(state.scanned).toBe(0);
+  });
+
+  it('refuses a state it does not know', () => {
+    expect(() => readState({ v: 2, folders: {} })).toThrow(/Unknown IMAP sync state version: 2/);
+  });
+
+  it('hands out snapshots the walk does not change afterwards', () => {
+    const state = readState({ v: 1, folders: { INBOX: cp } });
+    const snap = snapshot(state) as { folders: Record<string, { scannedDownTo: number }> };
+    state.folders.INBOX!.scannedDownTo = 5;
+    expect(snap.folders.INBOX!.scannedDownTo).toBe(20);
+  });
+});

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
+import { MailAuthError, MailConnectionError, type MailProvider } from '../server/mail/provider.js';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+
+// verify() against a real Dovecot. A file of its own: after a refused login Dovecot delays every later
+// login from 127.0.0.1 by seconds, which would slow the scan tests down.
+
+let dovecot: Dovecot;
+const servers: Server[] = [];
+const providers: MailProvider[] = [];
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+});
+
+afterEach(async () => {
+  await Promise.all(providers.splice(0).map((p) => p.close()));
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+afterAll(async () => {
+  await dovecot?.stop();
+});
+
+async function provider(label: string, overrides: Partial<ImapProviderOptions> = {}): Promise<MailProvider> {
+  const user = `${label}-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  await dovecot.addUser({ user, password });
+  const p = createImapProvider({
+    host: dovecot.host,
+    port: dovecot.port,
+    secure: false,
+    user,
+    password,
+    timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
+    ...overrides,
+  });
+  providers.push(p);
+  return p;
+}
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return (server.address() as { port: number }).port;
+}
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
+
+describe('verify', () => {
+  it('logs in and out with the right app password', async () => {
+    const p = await provider('verify');
+    await expect(p.verify()).resolves.toBeUndefined();
+    // verify() leaves nothing open, and the provider still works after it.
+    expect((await p.listFolders()).map((f) => f.path)).toContain('INBOX');
+  });
+
+  it('answers MailConnectionError naming host and port when nothing listens there', async () => {
+    const closed = createServer();
+    const port = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const err = await failure((await provider('closed', { port })).verify());
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect(err?.message).toBe(`Could not reach the mail server at 127.0.0.1:${port}.`);
+  });
+
+  it('answers MailConnectionError for a host name that does not resolve', async () => {
+    const err = await failure((await provider('dns', { host: 'imap.does-not-exist.invalid' })).verify());
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect(err?.message).toBe(
+      `Could not reach the mail server at imap.does-not-exist.invalid:${dovecot.port}.`,
+    );
+  });
+
+  it('answers MailConnectionError when TLS is expected but the server speaks plain IMAP', async () => {
+    const err = await failure((await provider('tls', { secure: true })).verify());
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect(err?.message).toMatch(/^Could not reach the mail server at 127\.0\.0\.1:\d+/);
+  });
+
+  it('gives up on a server that accepts the connection but never greets', async () => {
+    const port = await listen(createServer(() => {}));
+    const started = Date.now();
+    const err = await failure((await provider('silent', { port, timeouts: { greeting: 300 } })).verify());
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  // Last: the refusal earns 127.0.0.1 a login penalty in this Dovecot.
+  it('answers MailAuthError with a message for the user when the password is wrong', async () => {
+    const p = await provider('wrongpw', { password: 'not-the-password' });
+    const err = await failure(p.verify());
+    expect(err).toBeInstanceOf(MailAuthError);
+    expect(err?.message).toBe('The mail server refused the email address or app password.');
+    // Scans report the same error, so a revoked app password marks the mailbox for re-authentication.
+    const scanErr = await failure(
+      (async () => {
+        for await (const _ of p.scan(null)) break;
+      })(),
+    );
+    expect(scanErr).toBeInstanceOf(MailAuthError);
+  });
+});
