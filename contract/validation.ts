@@ -102,6 +102,8 @@ export const ALERTS = {
   fetchSettingsFailed: 'Failed to fetch settings...',
   updateSettingsFailed: 'Failed to update settings...',
   deleteAccountFailed: 'Failed to delete account...',
+  fetchEmailAccountsFailed: 'Failed to fetch email accounts...',
+  deleteEmailAccountFailed: 'Failed to delete email account...',
 } as const;
 
 export const SCREEN_ERRORS = {
@@ -109,4 +111,21 @@ export const SCREEN_ERRORS = {
   signin: 'Sign in failed.',
   forgotPassword: 'Request failed.',
   resetPassword: 'Reset failed.',
+  /** Add-mailbox screen: the server's message as given, else these (SPEC §8 Auth and By status). */
+  addMailbox: 'Add account failed',
+  subscriptionRequired: 'Subscription required',
 } as const;
+
+/** Add-mailbox form for provider `imap` or `protonmail`: where the IMAP server is (issue 3). */
+export const IMAP_MESSAGES = {
+  hostRequired: 'Please enter the IMAP server of your mailbox.',
+  portInvalid: 'The port must be a number from 1 to 65535.',
+} as const;
+
+/** The IMAP server fields of the add-mailbox form: a host and a port from 1 to 65535. */
+export function validateImapServer(input: { host: string; port: string | number }): ValidationResult {
+  if (input.host.trim().length === 0) return IMAP_MESSAGES.hostRequired;
+  const port = typeof input.port === 'number' ? input.port : Number(input.port.trim() || Number.NaN);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return IMAP_MESSAGES.portInvalid;
+  return null;
+}

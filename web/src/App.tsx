@@ -1,9 +1,10 @@
-// The screens and their routes (SPEC §2). /pricing, /blog and /add-mailbox arrive with later
-// issues; until then they fall through to the not-found screen.
+// The screens and their routes (SPEC §2). /pricing and /blog arrive with later issues; until then
+// they fall through to the not-found screen.
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { SCREENS } from '../../contract/routes.js';
 import { ContactProvider, useContact } from './components/contact';
 import { SiteLayout } from './components/SiteLayout';
+import AddMailbox from './pages/auth/AddMailbox';
 import ConnectMailbox from './pages/auth/ConnectMailbox';
 import CreateAccount from './pages/auth/CreateAccount';
 import ForgotPassword from './pages/auth/ForgotPassword';
@@ -47,6 +48,7 @@ const router = createBrowserRouter([
       { path: SCREENS.resetPasswordSent, element: <ResetSent /> },
       { path: SCREENS.resetPasswordConfirm, element: <ResetConfirm /> },
       { path: SCREENS.connectMailbox, element: <ConnectMailbox /> },
+      { path: SCREENS.addMailbox, element: <AddMailbox /> },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../contract/api.js';
 import { SCREENS } from '../../../contract/routes.js';
-import { validateAddMailbox } from '../../../contract/validation.js';
+import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { badRequest, HttpError, notFound } from '../../lib/errors.js';

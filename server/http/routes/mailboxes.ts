@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { APP_PASSWORD_PROVIDERS, type SubscriptionCategory } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
-import { MESSAGES } from '../../../contract/validation.js';
+import { IMAP_MESSAGES, MESSAGES } from '../../../contract/validation.js';
 import type { MailboxesService } from '../../features/mailboxes/service.js';
 import { reauthUrl } from '../../features/mailboxes/service.js';
 import { CATEGORIES, type SubscriptionsService } from '../../features/subscriptions/service.js';
@@ -13,7 +13,7 @@ const AddMailbox = z.object({
   email: z.string({ error: MESSAGES.invalidEmail }),
   appPassword: z.string({ error: MESSAGES.appPasswordRequired }),
   host: z.string().max(253).optional(),
-  port: z.number({ error: 'The port must be a number from 1 to 65535.' }).optional(),
+  port: z.number({ error: IMAP_MESSAGES.portInvalid }).optional(),
   secure: z.boolean().optional(),
 });
 const RemoveMailbox = z.object({ email: z.string({ error: MESSAGES.invalidEmail }) });

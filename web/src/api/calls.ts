@@ -1,12 +1,18 @@
 // Typed wrappers of the API calls the screens make (SPEC §7); paths come from the contract.
 import type {
+  AddMailboxBody,
+  AppPasswordProvider,
   AuthResponse,
   ContactBody,
   CredentialsBody,
+  EmailAccountsResponse,
   PublicConfig,
   ResetPasswordBody,
   Settings,
   StatusResponse,
+  SubscriptionCategory,
+  SubscriptionMessagesResponse,
+  SubscriptionsResponse,
 } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { api } from './client';
@@ -26,3 +32,13 @@ export const deleteAccount = () => api.delete<unknown>(API.deleteAccount);
 
 export const sendEmail = (body: ContactBody) => api.post<unknown>(API.sendEmail, body);
 export const getPublicConfig = () => api.get<PublicConfig>(API.publicConfig);
+
+export const addMailbox = (provider: AppPasswordProvider, body: AddMailboxBody) =>
+  api.post<AuthResponse>(API.addMailbox(provider), body);
+export const getEmailAccounts = () => api.get<EmailAccountsResponse>(API.emailAccounts);
+export const deleteEmailAccount = (email: string) => api.delete<unknown>(API.deleteEmailAccount, { email });
+
+export const getSubscriptions = (category: SubscriptionCategory) =>
+  api.get<SubscriptionsResponse>(`${API.subscriptions}?category=${encodeURIComponent(category)}`);
+export const getSubscriptionMessages = (id: string) =>
+  api.get<SubscriptionMessagesResponse>(API.subscriptionMessages(id));

@@ -4,11 +4,13 @@ import type { CsrfTokenResponse, ErrorBody } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { MESSAGES } from '../../../contract/validation.js';
 
-/** A failed call: the HTTP status (0 when the network failed) and the server's message, if any. */
+/** A failed call: the HTTP status (0 when the network failed), the server's message and its body. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The parsed answer, e.g. `{message, redirectUrl}` of a 401 (SPEC §3, §8). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,7 +49,7 @@ async function readJson(response: Response): Promise<unknown> {
 async function errorFrom(response: Response): Promise<ApiError> {
   const body = (await readJson(response)) as Partial<ErrorBody> | string | undefined;
   const message = typeof body === 'object' && typeof body?.message === 'string' ? body.message : '';
-  return new ApiError(response.status, message);
+  return new ApiError(response.status, message, body);
 }
 
 async function csrfToken(): Promise<string> {
@@ -87,4 +89,12 @@ export function messageOf(error: unknown, fallback: string): string {
 
 export function isStatus(error: unknown, status: number): boolean {
   return error instanceof ApiError && error.status === status;
+}
+
+/** The `redirectUrl` a failed call carried (a 401 asking to re-authenticate), or null. */
+export function redirectUrlOf(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  const body = error.body;
+  if (typeof body !== 'object' || body === null || !('redirectUrl' in body)) return null;
+  return typeof body.redirectUrl === 'string' && body.redirectUrl ? body.redirectUrl : null;
 }

@@ -56,13 +56,16 @@ export function SubmitButton({
   busy,
   label,
   busyLabel,
+  disabled = false,
 }: {
   busy: boolean;
   label: string;
   busyLabel: string;
+  /** Disabled for another reason than being busy (e.g. nothing chosen yet). */
+  disabled?: boolean;
 }) {
   return (
-    <Button type="submit" variant="primary" className="w-100" disabled={busy}>
+    <Button type="submit" variant="primary" className="w-100" disabled={busy || disabled}>
       {busy ? busyLabel : label}
     </Button>
   );
@@ -73,8 +76,8 @@ interface SubmitOptions {
   validate: () => string | null;
   /** The call; when it resolves the page navigates away, so the form stays busy. */
   run: () => Promise<void>;
-  /** The screen's default banner when the server gave no message. */
-  fallback: string;
+  /** The screen's default banner when the server gave no message (or a choice by the failure). */
+  fallback: string | ((failure: unknown) => string);
 }
 
 /** Idle/submitting state of a form: validate, call, banner on failure and back to idle. */
@@ -92,7 +95,7 @@ export function useSubmit({ validate, run, fallback }: SubmitOptions) {
     try {
       await run();
     } catch (failure) {
-      setError(messageOf(failure, fallback));
+      setError(messageOf(failure, typeof fallback === 'string' ? fallback : fallback(failure)));
       setBusy(false);
     }
   }

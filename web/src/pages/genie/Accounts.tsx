@@ -1,20 +1,135 @@
+import { useId, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { useNavigate } from 'react-router';
+import Form from 'react-bootstrap/Form';
+import { Link, useNavigate } from 'react-router';
+import type { EmailAccount } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
+import { ALERTS } from '../../../../contract/validation.js';
+import { deleteEmailAccount } from '../../api/calls';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Loading } from '../../components/Loading';
+import { useLive } from '../../live';
+import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
 import { EmptyState } from './EmptyState';
 import { PageHeader } from './PageHeader';
+import { useEmailAccounts } from './useEmailAccounts';
 
-/** /genie/accounts. The account list arrives with a later issue. */
+/** /genie/accounts (SPEC §2 Email Accounts screen). */
 export default function Accounts() {
   const navigate = useNavigate();
+  const { accounts, setAccounts, reload } = useEmailAccounts();
+  const [query, setQuery] = useState('');
+  const [target, setTarget] = useState<EmailAccount | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+
+  // A scan starting or ending changes the status badges.
+  useLive({
+    'loading-new-subscriptions': () => void reload(),
+    'all-subscriptions-sent': () => void reload(),
+  });
+
+  function askRemove(account: EmailAccount) {
+    setTarget(account);
+    setConfirming(true);
+  }
+
+  async function remove() {
+    if (!target) return;
+    setRemoving(true);
+    try {
+      await deleteEmailAccount(target.email);
+      setAccounts((current) => current?.filter((account) => account.email !== target.email) ?? current);
+    } catch {
+      window.alert(ALERTS.deleteEmailAccountFailed);
+    } finally {
+      setRemoving(false);
+      setConfirming(false);
+    }
+  }
+
+  const visible = accounts ? filterAccounts(accounts, query) : [];
+
   return (
-    <section>
+    <section className="accounts">
       <PageHeader title="Email Accounts">
         <Button variant="primary" onClick={() => navigate(SCREENS.addAccount)}>
           Add Email Account
         </Button>
       </PageHeader>
-      <EmptyState />
+      <Form.Control
+        type="search"
+        className="mb-3 accounts-search"
+        aria-label="Search accounts"
+        placeholder="Search accounts"
+        autoComplete="off"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      {accounts === null && <Loading label="Loading email accounts…" />}
+      {accounts?.length === 0 && <EmptyState />}
+      {accounts !== null && accounts.length > 0 && visible.length === 0 && (
+        <p className="empty-state text-muted border rounded p-4 text-center">
+          No accounts match your search.
+        </p>
+      )}
+      {visible.length > 0 && (
+        <ul className="list-group account-list">
+          {visible.map((account) => (
+            <AccountItem key={account.email} account={account} onRemove={() => askRemove(account)} />
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        show={confirming}
+        title="Confirm Email Account Deletion"
+        confirmLabel="Remove"
+        danger
+        busy={removing}
+        onConfirm={remove}
+        onCancel={() => setConfirming(false)}
+      >
+        {target ? removalText(target.email) : null}
+      </ConfirmDialog>
     </section>
+  );
+}
+
+function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: () => void }) {
+  const emailId = useId();
+  const badge = statusBadge(account.status);
+  const reconnect = reconnectUrl(account);
+  return (
+    <li className="list-group-item d-flex flex-wrap align-items-center gap-2 account-item">
+      <div className="flex-grow-1 min-w-0">
+        <div id={emailId} className="fw-semibold text-break">
+          {account.email}
+        </div>
+        <div className="d-flex flex-wrap align-items-center gap-2 small text-muted">
+          <span>{providerName(account.provider)}</span>
+          {badge && (
+            <Badge bg={badge.bg} text={badge.bg === 'warning' ? 'dark' : undefined}>
+              {badge.label}
+            </Badge>
+          )}
+        </div>
+      </div>
+      <div className="d-flex gap-2">
+        {account.status === 'reauth' &&
+          (reconnect.startsWith(SCREENS.addMailbox) ? (
+            <Link to={reconnect} className="btn btn-sm btn-outline-primary" aria-describedby={emailId}>
+              Reconnect
+            </Link>
+          ) : (
+            <a href={reconnect} className="btn btn-sm btn-outline-primary" aria-describedby={emailId}>
+              Reconnect
+            </a>
+          ))}
+        <Button variant="outline-danger" size="sm" onClick={onRemove} aria-describedby={emailId}>
+          Remove
+        </Button>
+      </div>
+    </li>
   );
 }

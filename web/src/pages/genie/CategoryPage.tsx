@@ -1,22 +1,13 @@
 import { Navigate, useParams } from 'react-router';
 import { SCREENS } from '../../../../contract/routes.js';
 import { CATEGORY_VIEWS, isCategoryRoute } from './categories';
-import { EmptyState } from './EmptyState';
-import { PageHeader } from './PageHeader';
+import { SubscriptionList } from './SubscriptionList';
 
-/** /genie/:category. The subscription list itself arrives with the next issue. */
+/** /genie/:category: the subscription list of that category; unknown values go to /genie/subscriptions. */
 export default function CategoryPage() {
   const { category } = useParams();
   if (!isCategoryRoute(category)) return <Navigate to={SCREENS.subscriptions} replace />;
   const view = CATEGORY_VIEWS[category];
-  const count = 0;
-  return (
-    <section>
-      <PageHeader title={view.heading} />
-      <p className="text-muted">
-        {count} {view.caption}
-      </p>
-      <EmptyState />
-    </section>
-  );
+  // A new category starts afresh: its own list, sort and search.
+  return <SubscriptionList key={view.category} view={view} />;
 }

@@ -1,0 +1,107 @@
+import { type ReactNode, useId, useState } from 'react';
+import Spinner from 'react-bootstrap/Spinner';
+import type { Subscription, SubscriptionMessage } from '../../../../contract/api.js';
+import { getSubscriptionMessages } from '../../api/calls';
+import { SenderLogo } from '../../components/SenderLogo';
+import { messageCountLabel, senderDomain, senderName } from './subscriptionList';
+
+interface SubscriptionRowProps {
+  item: Subscription;
+  logoBaseUrl: string | null;
+  /** Names the mailbox under the address (the user has several). */
+  showAccount: boolean;
+  /** The buttons of the ACTIONS column. */
+  actions?: ReactNode;
+  /** Set while an action on this row runs; the row shows its loading spinner. */
+  busy?: boolean;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+function formatDate(value: string | null): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
+}
+
+/** One sender: logo, name, address, message count, and its messages behind the expand caret. */
+export function SubscriptionRow({
+  item,
+  logoBaseUrl,
+  showAccount,
+  actions,
+  busy = false,
+}: SubscriptionRowProps) {
+  const listId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const [messages, setMessages] = useState<SubscriptionMessage[] | null>(null);
+  const [loadingMessages, setLoadingMessages] = useState(false);
+
+  async function loadMessages() {
+    setLoadingMessages(true);
+    try {
+      const answer = await getSubscriptionMessages(item.id);
+      setMessages(answer?.data ?? []);
+    } catch (error) {
+      // SPEC §8: a failed message fetch is only logged; the next expand tries again.
+      console.warn('Failed to fetch messages...', error);
+    } finally {
+      setLoadingMessages(false);
+    }
+  }
+
+  function toggle() {
+    const next = !expanded;
+    setExpanded(next);
+    if (next && messages === null && !loadingMessages) void loadMessages();
+  }
+
+  return (
+    <tr className="subscription-row" aria-busy={busy || loadingMessages}>
+      <td className="subscription-sender">
+        <div className="d-flex align-items-start gap-3">
+          <SenderLogo domain={senderDomain(item.address)} baseUrl={logoBaseUrl} />
+          <div className="flex-grow-1 min-w-0">
+            <div className="fw-semibold text-break">{senderName(item)}</div>
+            <div className="text-muted small text-break">{item.address}</div>
+            {showAccount && (
+              <div className="text-muted small text-break subscription-account">{item.account}</div>
+            )}
+            <div className="small">{messageCountLabel(item.messageCount)}</div>
+          </div>
+          {(busy || loadingMessages) && (
+            <Spinner animation="border" size="sm" role="status" className="mt-2 flex-shrink-0">
+              <span className="visually-hidden">Loading…</span>
+            </Spinner>
+          )}
+          <button
+            type="button"
+            className="btn btn-link subscription-caret flex-shrink-0"
+            aria-label={`Show messages from ${item.address}`}
+            aria-expanded={expanded}
+            aria-controls={listId}
+            onClick={toggle}
+          >
+            <span className="subscription-caret-icon" aria-hidden="true" />
+          </button>
+        </div>
+        <div id={listId} hidden={!expanded}>
+          {expanded && messages && (
+            <ul className="subscription-messages list-unstyled mb-0 mt-2">
+              {messages.length === 0 && <li className="text-muted small">No messages found.</li>}
+              {messages.map((message) => (
+                <li key={message.id} className="subscription-message">
+                  <span className="text-break">{message.subject || '(no subject)'}</span>
+                  {formatDate(message.date) && (
+                    <span className="text-muted small text-nowrap">{formatDate(message.date)}</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </td>
+      <td className="subscription-actions">{actions}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { EmailAccount, Subscription } from '../../../../contract/api.js';
+import {
+  countCaption,
+  filterByAddress,
+  isScanning,
+  isSortOrder,
+  mergeLiveSubscription,
+  mergeLiveSubscriptions,
+  messageCountLabel,
+  progressText,
+  SORT_OPTIONS,
+  senderDomain,
+  senderName,
+  showsAccounts,
+  sortSubscriptions,
+  visibleSubscriptions,
+} from './subscriptionList';
+
+function sub(overrides: Partial<Subscription> & Pick<Subscription, 'id' | 'address'>): Subscription {
+  return {
+    senderName: '',
+    messageCount: 1,
+    category: 'uncategorized',
+    lastMessageAt: null,
+    account: 'me@example.com',
+    ...overrides,
+  };
+}
+
+const news = sub({
+  id: 'a',
+  address: 'news@daily.com',
+  messageCount: 3,
+  lastMessageAt: '2024-03-01T00:00:00Z',
+});
+const deals = sub({
+  id: 'b',
+  address: 'Deals@Shop.example',
+  messageCount: 12,
+  lastMessageAt: '2024-01-15T00:00:00Z',
+});
+const digest = sub({
+  id: 'c',
+  address: 'digest@weekly.org',
+  messageCount: 3,
+  lastMessageAt: '2024-05-20T00:00:00Z',
+});
+const undated = sub({ id: 'd', address: 'old@archive.net', messageCount: 40, lastMessageAt: null });
+const all = [news, deals, digest, undated];
+
+describe('sorting', () => {
+  it('offers the two orders of the spec, newest first by default', () => {
+    expect(SORT_OPTIONS.map((o) => o.label)).toEqual([
+      'Newest to Oldest Messages',
+      'Most Messages to Least Messages',
+    ]);
+    expect(isSortOrder('newest')).toBe(true);
+    expect(isSortOrder('oldest')).toBe(false);
+  });
+
+  it('orders by the newest message, undated senders last', () => {
+    expect(sortSubscriptions(all, 'newest').map((s) => s.id)).toEqual(['c', 'a', 'b', 'd']);
+  });
+
+  it('orders by message count, ties by the newest message', () => {
+    expect(sortSubscriptions(all, 'most').map((s) => s.id)).toEqual(['d', 'b', 'c', 'a']);
+  });
+
+  it('leaves the input untouched and is stable on equal items', () => {
+    const input = [news, deals];
+    sortSubscriptions(input, 'most');
+    expect(input).toEqual([news, deals]);
+    const twins = [sub({ id: '2', address: 'x@y.z' }), sub({ id: '1', address: 'x@y.z' })];
+    expect(sortSubscriptions(twins, 'newest').map((s) => s.id)).toEqual(['1', '2']);
+  });
+});
+
+describe('search by sender address', () => {
+  it('matches a case-insensitive substring of the address only', () => {
+    expect(filterByAddress(all, 'SHOP').map((s) => s.id)).toEqual(['b']);
+    expect(filterByAddress(all, '  weekly ').map((s) => s.id)).toEqual(['c']);
+    expect(filterByAddress([sub({ id: 'n', address: 'a@b.c', senderName: 'Weekly' })], 'weekly')).toEqual([]);
+  });
+
+  it('keeps everything for an empty query', () => {
+    expect(filterByAddress(all, '')).toEqual(all);
+    expect(filterByAddress(all, '   ')).toEqual(all);
+  });
+
+  it('filters, then sorts', () => {
+    expect(visibleSubscriptions(all, { order: 'most', query: '.com' }).map((s) => s.id)).toEqual(['a']);
+    expect(visibleSubscriptions(all, { order: 'newest', query: 'e' }).map((s) => s.id)).toEqual([
+      'c',
+      'a',
+      'b',
+      'd',
+    ]);
+  });
+});
+
+describe('live items', () => {
+  it('appends an item of the screen category', () => {
+    const item = sub({ id: 'e', address: 'new@sender.com' });
+    expect(mergeLiveSubscription([news], item, 'uncategorized')).toEqual([news, item]);
+  });
+
+  it('ignores items of another category', () => {
+    const list = [news];
+    const kept = sub({ id: 'e', address: 'new@sender.com', category: 'kept' });
+    expect(mergeLiveSubscription(list, kept, 'uncategorized')).toBe(list);
+    expect(mergeLiveSubscription(list, kept, 'kept')).toEqual([news, kept]);
+  });
+
+  it('ignores an item whose id or address is already listed', () => {
+    const list = [news, deals];
+    expect(mergeLiveSubscription(list, { ...news, messageCount: 9 }, 'uncategorized')).toBe(list);
+    expect(
+      mergeLiveSubscription(list, sub({ id: 'z', address: 'deals@shop.example' }), 'uncategorized'),
+    ).toBe(list);
+  });
+
+  it('merges the items that arrived while a fetch was running', () => {
+    const fresh = sub({ id: 'e', address: 'new@sender.com' });
+    const kept = sub({ id: 'f', address: 'kept@sender.com', category: 'kept' });
+    expect(mergeLiveSubscriptions([news], [news, fresh, kept, fresh], 'uncategorized')).toEqual([
+      news,
+      fresh,
+    ]);
+  });
+});
+
+describe('row and heading texts', () => {
+  it('says Message for one and Messages otherwise', () => {
+    expect(messageCountLabel(1)).toBe('1 Message');
+    expect(messageCountLabel(2)).toBe('2 Messages');
+    expect(messageCountLabel(0)).toBe('0 Messages');
+  });
+
+  it('puts the count before the caption', () => {
+    expect(countCaption(3, 'Subscriptions Left to Review')).toBe('3 Subscriptions Left to Review');
+  });
+
+  it('shows scan progress', () => {
+    expect(progressText({ scanned: 120, total: 500 })).toBe('Scanning… 120 / 500 messages');
+    expect(progressText({ scanned: 7, total: 0 })).toBe('Scanning… 7 / 7 messages');
+  });
+
+  it('finds the domain of a sender address', () => {
+    expect(senderDomain('News@Mail.Example.COM')).toBe('mail.example.com');
+    expect(senderDomain('a@b@c.org')).toBe('c.org');
+    expect(senderDomain('no-domain')).toBe('');
+  });
+
+  it('names the sender by display name, else by address', () => {
+    expect(senderName(sub({ id: '1', address: 'a@b.c', senderName: ' The Daily ' }))).toBe('The Daily');
+    expect(senderName(sub({ id: '1', address: 'a@b.c', senderName: '  ' }))).toBe('a@b.c');
+  });
+});
+
+describe('mailboxes', () => {
+  const account = (email: string, status: EmailAccount['status'], lastScannedAt: string | null = null) =>
+    ({ email, provider: 'yahoo', status, lastScannedAt }) satisfies EmailAccount;
+
+  it('names the mailbox of each row only when there are several', () => {
+    expect(showsAccounts(all, [account('me@example.com', 'active')])).toBe(false);
+    expect(showsAccounts(all, [account('me@example.com', 'active'), account('you@x.com', 'active')])).toBe(
+      true,
+    );
+    expect(showsAccounts([news, { ...deals, account: 'other@example.com' }], null)).toBe(true);
+  });
+
+  it('counts a scanning mailbox and one waiting for its first scan as scanning', () => {
+    expect(isScanning(account('a@b.c', 'scanning', '2024-01-01T00:00:00Z'))).toBe(true);
+    expect(isScanning(account('a@b.c', 'active'))).toBe(true);
+    expect(isScanning(account('a@b.c', 'active', '2024-01-01T00:00:00Z'))).toBe(false);
+    expect(isScanning(account('a@b.c', 'reauth'))).toBe(false);
+    expect(isScanning(account('a@b.c', 'error'))).toBe(false);
+  });
+});
