@@ -50,10 +50,9 @@ export function createMailboxesService({
       const error = validateAddMailbox({ provider, email: body.email, appPassword: body.appPassword });
       if (error) throw badRequest(error);
       const custom = provider === 'imap' || provider === 'protonmail';
-      if (provider === 'imap' && !body.host?.trim())
-        throw badRequest('Please enter the IMAP server of your mailbox.');
-      if (body.port !== undefined && (!Number.isInteger(body.port) || body.port < 1 || body.port > 65535)) {
-        throw badRequest('The port must be a number from 1 to 65535.');
+      if (provider === 'imap' || (custom && body.host !== undefined)) {
+        const serverError = validateImapServer({ host: body.host ?? '', port: body.port ?? 993 });
+        if (serverError) throw badRequest(serverError);
       }
       const email = normalizeEmail(body.email);
       const candidate = {
