@@ -14,6 +14,7 @@ export const SCREENSHOTS = path.join(root, 'e2e', 'screenshots');
 
 export interface Product {
   url: string;
+  pid: number;
   dataDir: string;
   logs: string[];
   stop(): Promise<void>;
@@ -71,6 +72,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   }
   return {
     url,
+    pid: child.pid!,
     dataDir,
     logs,
     async stop() {
