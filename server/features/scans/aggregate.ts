@@ -1,5 +1,6 @@
 import type { MessageHeaders } from '../../mail/provider.js';
-import { detectSubscription } from './detect.js';
+import { hasListSignal, parseFrom, type Sender } from './detect.js';
+import { isOneClick, parseListUnsubscribe } from './list-unsubscribe.js';
 
 // Folds one batch of message headers into per-sender tallies, so the repository writes one row
 // per sender per batch instead of one per message.
@@ -21,12 +22,24 @@ export interface SenderTally {
 const newer = (a: number | null, b: number | null) =>
   (a ?? Number.NEGATIVE_INFINITY) > (b ?? Number.NEGATIVE_INFINITY);
 
-export function tallyBatch(messages: ReadonlyArray<MessageHeaders>): Map<string, SenderTally> {
+/**
+ * `fromCache` maps raw From values to senders across the batches of one scan: mailing lists send
+ * with the same From every time, so the address parser runs once per distinct value.
+ */
+export function tallyBatch(
+  messages: ReadonlyArray<MessageHeaders>,
+  fromCache: Map<string, Sender | null> = new Map(),
+): Map<string, SenderTally> {
   const tallies = new Map<string, SenderTally>();
   for (const message of messages) {
-    const detection = detectSubscription(message.fields);
-    if (!detection.sender) continue;
-    const { address, name } = detection.sender;
+    const rawFrom = message.fields.from ?? '';
+    let sender = fromCache.get(rawFrom);
+    if (sender === undefined) {
+      sender = parseFrom(rawFrom);
+      fromCache.set(rawFrom, sender);
+    }
+    if (!sender) continue;
+    const { address, name } = sender;
     let tally = tallies.get(address);
     if (!tally) {
       tally = {
@@ -46,16 +59,23 @@ export function tallyBatch(messages: ReadonlyArray<MessageHeaders>): Map<string,
       tally.lastMessageAt = message.date;
       tally.name = name;
     }
-    tally.isSubscription ||= detection.isSubscription;
-    tally.listSignal ||= detection.listSignal;
-    const hasLinks = detection.httpsUrls.length > 0 || detection.mailto.length > 0;
-    if (hasLinks && (!tally.unsubscribe || newer(message.date, tally.unsubscribe.seenAt))) {
-      tally.unsubscribe = {
-        http: detection.httpsUrls,
-        mailto: detection.mailto,
-        oneClick: detection.oneClick,
-        seenAt: message.date,
-      };
+    const listSignal = hasListSignal(message.fields);
+    tally.listSignal ||= listSignal;
+    tally.isSubscription ||= listSignal;
+    // List-Unsubscribe is read only where it can change the outcome: while the sender is not yet
+    // known to have links, or when this message is newer than the one whose links are held.
+    const headers = message.fields.listUnsubscribe;
+    if (headers.length > 0 && (!tally.unsubscribe || newer(message.date, tally.unsubscribe.seenAt))) {
+      const links = parseListUnsubscribe(headers);
+      if (links.all.length > 0) {
+        tally.isSubscription = true;
+        tally.unsubscribe = {
+          http: links.https,
+          mailto: links.mailto,
+          oneClick: isOneClick(message.fields, links),
+          seenAt: message.date,
+        };
+      }
     }
     tally.messages.push({
       id: message.id,

@@ -57,7 +57,7 @@ export function detectSubscription(fields: HeaderFields): Detection {
   };
 }
 
-function hasListSignal(fields: HeaderFields): boolean {
+export function hasListSignal(fields: HeaderFields): boolean {
   if (fields.listId !== null && fields.listId.trim() !== '') return true;
   // "junk" and nonstandard values ("klub") are not list traffic.
   const precedence = fields.precedence?.trim().toLowerCase() ?? '';

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import libmime from 'libmime';
 
@@ -126,11 +127,6 @@ function decodeFieldBytes(bytes: Buffer, fallback: TextDecoder | null): string {
     }
   }
   return (text ?? bytes.toString('latin1')).trim();
-}
-
-function isAscii(bytes: Buffer): boolean {
-  for (const b of bytes) if (b > 0x7f) return false;
-  return true;
 }
 
 function fallbackCharset(fields: RawField[]): TextDecoder | null {
