@@ -1,16 +1,30 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { SyncState } from '../../mail/provider.js';
 import type { SenderTally } from './aggregate.js';
 
 // SQL of scans: senders, message references and the mailbox's checkpoint. A batch's tallies and
 // the checkpoint after it are written in one transaction, so a scan killed between batches
-// resumes with nothing lost and nothing counted twice.
+// resumes with nothing lost and nothing counted twice. Senders are written with one multi-row
+// upsert per chunk (not one statement per sender): on PostgreSQL every statement is a round trip.
 
 export interface BatchResult {
   /** Ids of senders that became subscriptions with this batch (for the live event). */
   newSubscriptionIds: string[];
 }
+
+const CHUNK = 200;
+
+// Columns of the existing row win unless the batch brings something newer (ON CONFLICT … DO UPDATE;
+// `excluded` is the row the batch tried to insert). Unknown dates sort before every known one.
+const MESSAGE_NEWER = 'coalesce(excluded.last_message_at, -9e15) > coalesce(senders.last_message_at, -9e15)';
+const LINKS_NEWER =
+  'excluded.unsubscribe_seen_at is not null and (senders.unsubscribe_seen_at is null or excluded.unsubscribe_seen_at > senders.unsubscribe_seen_at)';
+const takeIfNewer = <T>(guard: string, column: string) =>
+  sql.raw<T>(`case when ${guard} then excluded.${column} else senders.${column} end`);
+const eitherFlag = (column: string) =>
+  sql.raw<number>(`case when excluded.${column} = 1 then 1 else senders.${column} end`);
 
 export function createScansRepository(db: Db) {
   return {
@@ -22,96 +36,93 @@ export function createScansRepository(db: Db) {
     ): Promise<BatchResult> {
       const newSubscriptionIds: string[] = [];
       await db.transaction().execute(async (trx) => {
-        const addresses = [...tallies.keys()];
-        const existing = new Map<
-          string,
-          {
-            id: string;
-            is_subscription: number;
-            last_message_at: number | null;
-            unsubscribe_seen_at: number | null;
-          }
-        >();
-        for (let i = 0; i < addresses.length; i += 500) {
+        const list = [...tallies.values()];
+        // Which senders were subscriptions before this batch, to tell which ones it turns into one.
+        const wasSubscription = new Set<string>();
+        for (let i = 0; i < list.length; i += 500) {
           const rows = await trx
             .selectFrom('senders')
-            .select(['id', 'address', 'is_subscription', 'last_message_at', 'unsubscribe_seen_at'])
+            .select('address')
             .where('mailbox_id', '=', mailbox.id)
-            .where('address', 'in', addresses.slice(i, i + 500))
+            .where('is_subscription', '=', 1)
+            .where(
+              'address',
+              'in',
+              list.slice(i, i + 500).map((t) => t.address),
+            )
             .execute();
-          for (const r of rows) existing.set(r.address, r);
+          for (const r of rows) wasSubscription.add(r.address);
         }
-        const subscribed: Array<{ senderId: string; tally: SenderTally }> = [];
-        for (const tally of tallies.values()) {
-          const row = existing.get(tally.address);
-          const unsub = tally.unsubscribe;
-          if (!row) {
-            const id = randomUUID();
-            await trx
-              .insertInto('senders')
-              .values({
-                id,
+
+        const idOf = new Map<string, { id: string; isSubscription: number }>();
+        for (let i = 0; i < list.length; i += CHUNK) {
+          const rows = await trx
+            .insertInto('senders')
+            .values(
+              list.slice(i, i + CHUNK).map((t) => ({
+                id: randomUUID(),
                 user_id: mailbox.userId,
                 mailbox_id: mailbox.id,
-                address: tally.address,
-                sender_name: tally.name,
-                message_count: tally.count,
-                last_message_at: tally.lastMessageAt,
-                is_subscription: tally.isSubscription ? 1 : 0,
-                list_signal: tally.listSignal ? 1 : 0,
-                one_click: unsub?.oneClick ? 1 : 0,
-                unsubscribe_http: JSON.stringify(unsub?.http ?? []),
-                unsubscribe_mailto: JSON.stringify(unsub?.mailto ?? []),
-                unsubscribe_seen_at: unsub?.seenAt ?? null,
+                address: t.address,
+                sender_name: t.name,
+                message_count: t.count,
+                last_message_at: t.lastMessageAt,
+                is_subscription: t.isSubscription ? 1 : 0,
+                list_signal: t.listSignal ? 1 : 0,
+                one_click: t.unsubscribe?.oneClick ? 1 : 0,
+                unsubscribe_http: JSON.stringify(t.unsubscribe?.http ?? []),
+                unsubscribe_mailto: JSON.stringify(t.unsubscribe?.mailto ?? []),
+                unsubscribe_seen_at: t.unsubscribe?.seenAt ?? null,
                 created_at: now,
                 updated_at: now,
-              })
-              .execute();
-            if (tally.isSubscription) {
-              newSubscriptionIds.push(id);
-              subscribed.push({ senderId: id, tally });
-            }
-            continue;
-          }
-          const newerMessage = (tally.lastMessageAt ?? 0) > (row.last_message_at ?? 0);
-          const newerLinks =
-            unsub && (row.unsubscribe_seen_at === null || (unsub.seenAt ?? 0) > row.unsubscribe_seen_at);
-          await trx
-            .updateTable('senders')
-            .set((eb) => ({
-              message_count: eb('message_count', '+', tally.count),
-              updated_at: now,
-              ...(newerMessage ? { last_message_at: tally.lastMessageAt, sender_name: tally.name } : {}),
-              ...(tally.isSubscription ? { is_subscription: 1 } : {}),
-              ...(tally.listSignal ? { list_signal: 1 } : {}),
-              ...(newerLinks
-                ? {
-                    one_click: unsub.oneClick ? 1 : 0,
-                    unsubscribe_http: JSON.stringify(unsub.http),
-                    unsubscribe_mailto: JSON.stringify(unsub.mailto),
-                    unsubscribe_seen_at: unsub.seenAt,
-                  }
-                : {}),
-            }))
-            .where('id', '=', row.id)
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(['mailbox_id', 'address']).doUpdateSet({
+                message_count: sql<number>`senders.message_count + excluded.message_count`,
+                updated_at: sql<number>`excluded.updated_at`,
+                last_message_at: takeIfNewer<number | null>(MESSAGE_NEWER, 'last_message_at'),
+                sender_name: takeIfNewer<string>(MESSAGE_NEWER, 'sender_name'),
+                is_subscription: eitherFlag('is_subscription'),
+                list_signal: eitherFlag('list_signal'),
+                one_click: takeIfNewer<number>(LINKS_NEWER, 'one_click'),
+                unsubscribe_http: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_http'),
+                unsubscribe_mailto: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_mailto'),
+                unsubscribe_seen_at: takeIfNewer<number | null>(LINKS_NEWER, 'unsubscribe_seen_at'),
+              }),
+            )
+            .returning(['id', 'address', 'is_subscription'])
             .execute();
-          if (row.is_subscription === 0 && tally.isSubscription) newSubscriptionIds.push(row.id);
-          if (row.is_subscription === 1 || tally.isSubscription) subscribed.push({ senderId: row.id, tally });
+          for (const r of rows) idOf.set(r.address, { id: r.id, isSubscription: Number(r.is_subscription) });
         }
-        const refs = subscribed.flatMap(({ senderId, tally }) =>
-          tally.messages.map((m) => ({
-            mailbox_id: mailbox.id,
-            provider_id: m.id,
-            sender_id: senderId,
-            folder: m.folder,
-            subject: m.subject.slice(0, 500),
-            date: m.date,
-          })),
-        );
-        for (let i = 0; i < refs.length; i += 200) {
+
+        const refs: Array<{
+          mailbox_id: string;
+          provider_id: string;
+          sender_id: string;
+          folder: string;
+          subject: string;
+          date: number | null;
+        }> = [];
+        for (const tally of list) {
+          const row = idOf.get(tally.address);
+          if (!row || row.isSubscription !== 1) continue;
+          if (!wasSubscription.has(tally.address)) newSubscriptionIds.push(row.id);
+          for (const m of tally.messages) {
+            refs.push({
+              mailbox_id: mailbox.id,
+              provider_id: m.id,
+              sender_id: row.id,
+              folder: m.folder,
+              subject: m.subject.slice(0, 500),
+              date: m.date,
+            });
+          }
+        }
+        for (let i = 0; i < refs.length; i += CHUNK) {
           await trx
             .insertInto('messages')
-            .values(refs.slice(i, i + 200))
+            .values(refs.slice(i, i + CHUNK))
             .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
             .execute();
         }

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tallyBatch } from '../server/features/scans/aggregate.js';
+import { headerFieldsFromPairs } from '../server/features/scans/headers.js';
+import { createScansRepository } from '../server/features/scans/repository.js';
+import type { MessageHeaders } from '../server/mail/provider.js';
+import { createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+
+function msg(id: string, date: number, headers: Record<string, string>): MessageHeaders {
+  return {
+    id,
+    folder: 'INBOX',
+    date,
+    fields: headerFieldsFromPairs(Object.entries(headers).map(([name, value]) => ({ name, value }))),
+  };
+}
+
+describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await t.db
+      .insertInto('users')
+      .values({ id: 'u1', email: `u1-${Date.now()}@x.example`, password_hash: null, created_at: 0 })
+      .execute();
+    await t.db
+      .insertInto('mailboxes')
+      .values({
+        id: 'm1',
+        user_id: 'u1',
+        email: 'u1@x.example',
+        provider: 'imap',
+        secret: null,
+        created_at: 0,
+      })
+      .execute();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('adds counts across batches, keeps the newest name and links, and reports new subscriptions once', async () => {
+    const repo = createScansRepository(t.db);
+    const mailbox = { id: 'm1', userId: 'u1' };
+    const first = await repo.commitBatch(
+      mailbox,
+      tallyBatch([
+        msg('a1', 500, {
+          From: 'Newest Name <news@x.example>',
+          'List-Unsubscribe': '<https://x.example/new>',
+        }),
+        msg('b1', 400, { From: 'pal@y.example' }),
+      ]),
+      { step: 1 },
+      1,
+    );
+    const second = await repo.commitBatch(
+      mailbox,
+      tallyBatch([
+        msg('a2', 100, { From: 'Old Name <news@x.example>', 'List-Unsubscribe': '<https://x.example/old>' }),
+        msg('a3', 50, { From: 'Old Name <news@x.example>' }),
+        msg('b2', 300, { From: 'pal@y.example', 'List-Id': '<pal.y.example>' }),
+        // Replayed after a crash: already stored, must not be listed twice.
+        msg('a1', 500, {
+          From: 'Newest Name <news@x.example>',
+          'List-Unsubscribe': '<https://x.example/new>',
+        }),
+      ]),
+      { step: 2 },
+      2,
+    );
+    const news = await t.db
+      .selectFrom('senders')
+      .selectAll()
+      .where('address', '=', 'news@x.example')
+      .executeTakeFirstOrThrow();
+    expect(news).toMatchObject({
+      sender_name: 'Newest Name',
+      message_count: 4,
+      last_message_at: 500,
+      is_subscription: 1,
+      unsubscribe_http: JSON.stringify(['https://x.example/new']),
+      unsubscribe_seen_at: 500,
+    });
+    const pal = await t.db
+      .selectFrom('senders')
+      .selectAll()
+      .where('address', '=', 'pal@y.example')
+      .executeTakeFirstOrThrow();
+    expect(pal).toMatchObject({ message_count: 2, is_subscription: 1, list_signal: 1, last_message_at: 400 });
+    expect(first.newSubscriptionIds).toEqual([news.id]);
+    expect(second.newSubscriptionIds).toEqual([pal.id]);
+    const refs = await t.db
+      .selectFrom('messages')
+      .select('provider_id')
+      .where('mailbox_id', '=', 'm1')
+      .orderBy('provider_id')
+      .execute();
+    expect(refs.map((r) => r.provider_id)).toEqual(['a1', 'a2', 'a3', 'b2']);
+    const mailboxRow = await t.db
+      .selectFrom('mailboxes')
+      .select('sync_state')
+      .where('id', '=', 'm1')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(mailboxRow.sync_state!)).toEqual({ step: 2 });
+  });
+});
