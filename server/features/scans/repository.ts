@@ -106,7 +106,7 @@ export function createScansRepository(db: Db) {
         }> = [];
         for (const tally of list) {
           const row = idOf.get(tally.address);
-          if (!row || row.isSubscription !== 1) continue;
+          if (row?.isSubscription !== 1) continue;
           if (!wasSubscription.has(tally.address)) newSubscriptionIds.push(row.id);
           for (const m of tally.messages) {
             refs.push({
