@@ -23,6 +23,7 @@ import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
 import { mailboxRoutes } from './http/routes/mailboxes.js';
 import { publicRoutes } from './http/routes/public.js';
+import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
 import { SecretBox } from './lib/crypto.js';
@@ -77,11 +78,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const subscriptions = createSubscriptionsService(db);
   const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
   const scans = createScansService({ db, providers, live, subscriptions, log: app.log });
-  const jobs = createInProcessQueue({
-    handlers: { 'scan-mailbox': (payload) => scans.scanMailbox(String(payload.mailboxId)) },
-    backoffMs: deps.jobBackoffMs,
-    onError: (error, job) => app.log.warn({ err: error, job }, 'job failed'),
-  });
+  const handlers = {
+    'scan-mailbox': (payload: Record<string, unknown>) => scans.scanMailbox(String(payload.mailboxId)),
+  };
+  const jobs = config.databaseUrl
+    ? await createPgBossQueue({
+        connectionString: config.databaseUrl,
+        schema: config.jobSchema,
+        handlers,
+        work: config.roles.has('worker'),
+        retryDelaySeconds:
+          deps.jobBackoffMs === undefined ? 2 : Math.max(1, Math.round(deps.jobBackoffMs / 1000)),
+        pollingIntervalSeconds: deps.jobBackoffMs === undefined ? 2 : 0.5,
+        onError: (error) => app.log.error({ err: error }, 'job queue error'),
+      })
+    : createInProcessQueue({
+        handlers,
+        backoffMs: deps.jobBackoffMs,
+        onError: (error, job) => app.log.warn({ err: error, job }, 'job failed'),
+      });
   const requestScan = (mailboxId: string) =>
     jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
   const mailboxes = createMailboxesService({ db, secrets, providers, requestScan });

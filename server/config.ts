@@ -29,6 +29,10 @@ const EnvSchema = z.object({
     .default('20/15m'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JOB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'JOB_SCHEMA must be a plain schema name')
+    .default('pgboss'),
   LOGO_BASE_URL: z.string().default('https://logo.clearbit.com'),
   MAIL_PROVIDER_OVERRIDES: z.string().optional(),
   SCAN_INTERVAL: z
@@ -59,11 +63,34 @@ export interface Config {
   microsoft: { clientId: string; clientSecret: string } | null;
   webRoot: string | null;
   logoBaseUrl: string | null;
+  /** PostgreSQL schema of the job queue (pg-boss) when DATABASE_URL is set. */
+  jobSchema: string;
+  /** What this process does (GUIDE §1): serve HTTP and live events, run jobs, schedule checks. */
+  roles: Set<Role>;
   mailProviderOverrides: string | null;
   scanIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
+
+export const ROLES = ['api', 'live', 'worker', 'scheduler'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** `--roles=api,live` from the command line; every role when absent. */
+export function parseRoles(argv: readonly string[]): Set<Role> {
+  const arg = argv.find((a) => a.startsWith('--roles='));
+  if (!arg) return new Set(ROLES);
+  const names = arg
+    .slice('--roles='.length)
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(ROLES as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError(`--roles takes a comma list of ${ROLES.join(', ')} (got "${arg.slice(8)}")`);
+  }
+  return new Set(names as Role[]);
+}
 
 function parseRate(value: string): { max: number; windowMs: number } {
   const [, count, amount, unit] = RATE.exec(value)!;
@@ -117,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     microsoft: pair(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
     webRoot: null,
+    jobSchema: e.JOB_SCHEMA,
+    roles: new Set(ROLES),
     logoBaseUrl: e.LOGO_BASE_URL.trim() ? e.LOGO_BASE_URL.trim().replace(/\/$/, '') : null,
     mailProviderOverrides: e.MAIL_PROVIDER_OVERRIDES ?? null,
     scanIntervalMs: parseDuration(e.SCAN_INTERVAL),

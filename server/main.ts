@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, parseRoles } from './config.js';
 import { openDatabase } from './db/index.js';
 
 // Entry point: reads configuration, opens and migrates the database, starts the HTTP API, the SPA
-// and socket.io on one port. `--roles=` is accepted for the split deployments of GUIDE §1; today
-// every role runs in this process.
+// and socket.io on one port, the job worker and the scheduler. `--roles=api,live,worker,scheduler`
+// picks a subset for the split deployments of GUIDE §1 (they share work through PostgreSQL).
 
 function findWebRoot(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,7 +17,13 @@ function findWebRoot(): string | null {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, { webRoot: findWebRoot() });
+  const roles = parseRoles(process.argv.slice(2));
+  const config = loadConfig(process.env, { webRoot: findWebRoot(), roles });
+  if (!config.databaseUrl && roles.size < 4) {
+    throw new ConfigError(
+      'Separate roles share work through PostgreSQL: set DATABASE_URL, or run every role.',
+    );
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, db: database.db });
   if (!config.webRoot) app.log.warn('No built web app found (run `npm run build`); serving the API only.');
@@ -34,8 +40,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  app.startScheduler();
+  if (roles.has('api') || roles.has('live')) await app.listen({ port: config.port, host: config.host });
+  if (roles.has('scheduler')) app.startScheduler();
   app.log.info(
     { database: database.dialect, dataDir: config.dataDir, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     `Inbox Genie is running at ${config.publicUrl}`,

@@ -36,8 +36,9 @@ export async function createTestApp(
   const schema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;
   const database = await openDatabase({ databaseUrl, dataDir, schema });
+  const jobSchema = schema ? `${schema}_jobs` : config.jobSchema;
   const app = await buildApp({
-    config: { ...config, databaseUrl },
+    config: { ...config, databaseUrl, jobSchema },
     db: database.db,
     jobBackoffMs: 50,
     ...extra(config),
@@ -55,6 +56,7 @@ export async function createTestApp(
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
         await client.end();
       }
       await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,64 @@
+import PgBoss from 'pg-boss';
+import type { JobHandler, JobQueue } from './queue.js';
+
+// The queue port on PostgreSQL (GUIDE §1): jobs live in the database, so any process started with
+// the worker role can run them and a job survives the process that enqueued it. The `stately`
+// policy keeps at most one job per key queued and one active, the same promise as the in-process
+// runner: one scan per mailbox, duplicates merged.
+
+export interface PgBossQueueOptions {
+  connectionString: string;
+  /** PostgreSQL schema of pg-boss's tables. */
+  schema: string;
+  handlers: Record<string, JobHandler>;
+  /** Run jobs in this process (the worker role); otherwise only enqueue. */
+  work: boolean;
+  retries?: number;
+  retryDelaySeconds?: number;
+  pollingIntervalSeconds?: number;
+  onError?: (error: unknown) => void;
+}
+
+export async function createPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema, max: 4 });
+  boss.on('error', (error) => options.onError?.(error));
+  await boss.start();
+  const names = Object.keys(options.handlers);
+  for (const name of names) {
+    if (!(await boss.getQueue(name))) {
+      await boss.createQueue(name, {
+        name,
+        policy: 'stately',
+        retryLimit: options.retries ?? 3,
+        retryDelay: options.retryDelaySeconds ?? 2,
+        retryBackoff: true,
+      });
+    }
+    if (options.work) {
+      const handler = options.handlers[name]!;
+      await boss.work<Record<string, unknown>>(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async ([job]) => {
+          if (job) await handler(job.data, 1);
+        },
+      );
+    }
+  }
+
+  return {
+    async enqueue(name, payload, { key }) {
+      await boss.send(name, payload, { singletonKey: key });
+    },
+    async idle() {
+      for (;;) {
+        const sizes = await Promise.all(names.map((n) => boss.getQueueSize(n, { before: 'completed' })));
+        if (sizes.every((s) => s === 0)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
+  };
+}
