@@ -74,7 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });
   const secrets = new SecretBox(config.secretKey);
   const providers =
-    deps.providers ?? createProviderFactory({ secrets, overridesJson: config.mailProviderOverrides });
+    deps.providers ??
+    createProviderFactory({
+      secrets,
+      overridesJson: config.mailProviderOverrides,
+      batchSize: config.scanBatchSize,
+    });
   const subscriptions = createSubscriptionsService(db);
   const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
   const scans = createScansService({ db, providers, live, subscriptions, log: app.log });

@@ -29,6 +29,7 @@ const EnvSchema = z.object({
     .default('20/15m'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
   JOB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'JOB_SCHEMA must be a plain schema name')
@@ -69,6 +70,8 @@ export interface Config {
   roles: Set<Role>;
   mailProviderOverrides: string | null;
   scanIntervalMs: number;
+  /** Messages per scan batch: each batch is one transaction and one checkpoint. */
+  scanBatchSize: number;
 }
 
 export class ConfigError extends Error {}
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logoBaseUrl: e.LOGO_BASE_URL.trim() ? e.LOGO_BASE_URL.trim().replace(/\/$/, '') : null,
     mailProviderOverrides: e.MAIL_PROVIDER_OVERRIDES ?? null,
     scanIntervalMs: parseDuration(e.SCAN_INTERVAL),
+    scanBatchSize: e.SCAN_BATCH_SIZE,
     ...overrides,
   };
 }

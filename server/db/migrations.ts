@@ -108,6 +108,18 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_scanned_messages': {
+    async up(db: Kysely<unknown>) {
+      // Ids of every message a scan has counted, so a message seen again (a rescan after the
+      // provider lost its sync state, a replayed batch) is never counted twice. Ids only.
+      await db.schema
+        .createTable('scanned_messages')
+        .addColumn('mailbox_id', 'text', (c) => c.notNull().references('mailboxes.id').onDelete('cascade'))
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('scanned_messages_pk', ['mailbox_id', 'provider_id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

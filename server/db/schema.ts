@@ -88,7 +88,14 @@ export interface MessagesTable {
   date: number | null;
 }
 
+/** Ids of every message a scan has counted (no content): counting stays exact across rescans. */
+export interface ScannedMessagesTable {
+  mailbox_id: string;
+  provider_id: string;
+}
+
 export interface Database {
+  scanned_messages: ScannedMessagesTable;
   mailboxes: MailboxesTable;
   senders: SendersTable;
   messages: MessagesTable;

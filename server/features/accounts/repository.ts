@@ -138,6 +138,10 @@ export function createAccountsRepository(db: Db) {
           .deleteFrom('messages')
           .where('mailbox_id', 'in', trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId))
           .execute();
+        await trx
+          .deleteFrom('scanned_messages')
+          .where('mailbox_id', 'in', trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId))
+          .execute();
         await trx.deleteFrom('senders').where('user_id', '=', userId).execute();
         await trx.deleteFrom('mailboxes').where('user_id', '=', userId).execute();
         await trx.deleteFrom('users').where('id', '=', userId).execute();

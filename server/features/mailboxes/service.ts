@@ -125,6 +125,7 @@ export function createMailboxesService({
       if (!mailbox) throw notFound('No connected mailbox has this address.');
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('messages').where('mailbox_id', '=', mailbox.id).execute();
+        await trx.deleteFrom('scanned_messages').where('mailbox_id', '=', mailbox.id).execute();
         await trx.deleteFrom('senders').where('mailbox_id', '=', mailbox.id).execute();
         await trx.deleteFrom('mailboxes').where('id', '=', mailbox.id).execute();
       });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { SyncState } from '../../mail/provider.js';
-import type { SenderTally } from './aggregate.js';
+import type { MessageHeaders, SyncState } from '../../mail/provider.js';
+import { tallyBatch } from './aggregate.js';
+import type { Sender } from './detect.js';
 
 // SQL of scans: senders, message references and the mailbox's checkpoint. A batch's tallies and
 // the checkpoint after it are written in one transaction, so a scan killed between batches
@@ -28,14 +29,33 @@ const eitherFlag = (column: string) =>
 
 export function createScansRepository(db: Db) {
   return {
+    /**
+     * Counts the batch's messages not counted before (by provider id), folds them into senders and
+     * message references, and stores the checkpoint, in one transaction.
+     */
     async commitBatch(
       mailbox: { id: string; userId: string },
-      tallies: Map<string, SenderTally>,
+      messages: ReadonlyArray<MessageHeaders>,
       state: SyncState,
       now: number,
+      fromCache?: Map<string, Sender | null>,
     ): Promise<BatchResult> {
       const newSubscriptionIds: string[] = [];
       await db.transaction().execute(async (trx) => {
+        const fresh = new Set<string>();
+        for (let i = 0; i < messages.length; i += 1000) {
+          const inserted = await trx
+            .insertInto('scanned_messages')
+            .values(messages.slice(i, i + 1000).map((m) => ({ mailbox_id: mailbox.id, provider_id: m.id })))
+            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
+            .returning('provider_id')
+            .execute();
+          for (const r of inserted) fresh.add(r.provider_id);
+        }
+        const tallies = tallyBatch(
+          messages.filter((m) => fresh.has(m.id)),
+          fromCache,
+        );
         const list = [...tallies.values()];
         // Which senders were subscriptions before this batch, to tell which ones it turns into one.
         const wasSubscription = new Set<string>();

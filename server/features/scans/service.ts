@@ -3,7 +3,7 @@ import type { Live } from '../../live/index.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type SyncState } from '../../mail/provider.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
-import { tallyBatch } from './aggregate.js';
+import type { Sender } from './detect.js';
 import { createScansRepository } from './repository.js';
 
 // Scanning a mailbox (GUIDE §1 flow 2): the adapter pages through headers newest first; each batch
@@ -51,13 +51,15 @@ export function createScansService({ db, providers, live, subscriptions, now = D
       try {
         const batches =
           mailbox.scan_complete === 1 && state ? provider.changesSince(state) : provider.scan(state);
+        // Raw From values repeat across a mailbox; each is parsed once per scan.
+        const fromCache = new Map<string, Sender | null>();
         for await (const batch of batches) {
-          const tallies = tallyBatch(batch.messages);
           const { newSubscriptionIds } = await repo.commitBatch(
             { id: mailboxId, userId },
-            tallies,
+            batch.messages,
             batch.state,
             now(),
+            fromCache,
           );
           for (const item of await subscriptions.byIds(userId, newSubscriptionIds)) {
             live.emitToUser(userId, 'new-subscription', item);

@@ -1,0 +1,919 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+// A local stand-in for the parts of Microsoft Graph v1.0 and of the Microsoft identity platform v2 token
+// endpoint that the Outlook adapter (server/mail/graph) uses, written from Microsoft's documentation rather
+// than from the adapter, so that the adapter's tests exercise the documented behaviour:
+//
+// - learn.microsoft.com/graph/api/resources/mailfolder (v1.0): folder properties, well-known folder names
+//   usable in place of ids, `wellKnownName` is a beta-only property (v1.0 answers 400 to `$select` of it),
+//   hidden folders left out of listings.
+// - learn.microsoft.com/graph/api/user-list-mailfolders, mailfolder-list-childfolders: top-level folders
+//   and children, `$top` / `$skip`, `@odata.nextLink`.
+// - learn.microsoft.com/graph/api/mailfolder-list-messages, resources/message: `internetMessageHeaders`
+//   is returned only when `$select` names it; default page size 10, `$top` 1–1000; `$orderby`.
+// - learn.microsoft.com/graph/paging: `@odata.nextLink` is an absolute URL carrying every query option;
+//   for messages it pages with `$skip`, which clients must treat as opaque.
+// - learn.microsoft.com/graph/api/message-delta, graph/delta-query-messages, graph/delta-query-overview:
+//   per-folder rounds, `changeType=created|updated|deleted`, options encoded into the state tokens
+//   (`$skiptoken` in nextLink, `$deltatoken` in deltaLink), `Prefer: odata.maxpagesize` (default 10),
+//   removed items as `{"@removed": {"reason": …}}`, an expired sync state answered with 410 Gone.
+// - learn.microsoft.com/graph/outlook-immutable-id: with `Prefer: IdType="ImmutableId"` a message keeps its
+//   id when moved between folders. The fake always behaves that way (it never renumbers).
+// - learn.microsoft.com/graph/errors, graph/throttling: error bodies `{"error":{"code","message"}}`, 401
+//   `InvalidAuthenticationToken`, 429 and 503 with `Retry-After` in seconds.
+// - learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow ("Refresh the access token"):
+//   `POST /{tenant}/oauth2/v2.0/token` with `grant_type=refresh_token`; the answer carries a new refresh
+//   token (the old one is not revoked by its use); a revoked grant answers 400 `invalid_grant`; a wrong
+//   client secret 401 `invalid_client`.
+//
+// Path mapping (the same as the adapter's `microsoftBaseUrls`): one origin serves both hosts with their
+// real paths: `/v1.0/...` for graph.microsoft.com and `/{tenant}/oauth2/v2.0/...` for
+// login.microsoftonline.com.
+
+export interface FakeAddress {
+  name: string;
+  address: string;
+}
+
+export interface FakeHeader {
+  name: string;
+  value: string;
+}
+
+export interface FakeMessageInput {
+  subject: string;
+  from: FakeAddress | null;
+  /** ISO 8601; defaults to now. */
+  receivedDateTime?: string;
+  /** null: a message that came with no internet headers (Graph omits them for some internal mail). */
+  headers?: FakeHeader[] | null;
+  isRead?: boolean;
+}
+
+interface StoredFolder {
+  id: string;
+  displayName: string;
+  parentId: string | null;
+  wellKnownName: string | null;
+  hidden: boolean;
+}
+
+interface StoredMessage {
+  id: string;
+  folderId: string;
+  subject: string;
+  from: FakeAddress | null;
+  receivedDateTime: string;
+  headers: FakeHeader[] | null;
+  isRead: boolean;
+  /** Change sequence at which the message entered its folder, and of its last change. */
+  createdSeq: number;
+  updatedSeq: number;
+}
+
+interface FakeUser {
+  id: string;
+  email: string;
+  displayName: string;
+  folders: Map<string, StoredFolder>;
+  messages: Map<string, StoredMessage>;
+  tombstones: Array<{ id: string; folderId: string; seq: number }>;
+  seq: number;
+  rootId: string;
+  /** When true every access token of the user is refused, even a fresh one (a disabled mailbox). */
+  refuseGraph: boolean;
+  /** An account without an Exchange Online mailbox: mail calls answer 404 MailboxNotEnabledForRESTAPI. */
+  noMailbox: boolean;
+}
+
+/** One round of a delta query: what it returns was fixed when the round began. */
+interface DeltaRound {
+  userId: string;
+  folderId: string;
+  changeType: 'created' | 'updated' | 'deleted' | null;
+  select: string[] | null;
+  items: Array<{ removed: string } | { message: StoredMessage }>;
+  /** The change sequence the round covers up to; the next round reports what came after. */
+  watermark: number;
+  offset: number;
+  pageSize: number;
+}
+
+interface DeltaState {
+  userId: string;
+  folderId: string;
+  changeType: DeltaRound['changeType'];
+  select: string[] | null;
+  since: number;
+}
+
+export type FaultKind = 'throttle' | 'unavailable' | 'error' | 'hang';
+
+export interface Fault {
+  kind: FaultKind;
+  /** How many matching requests get the fault. */
+  count: number;
+  /** Which requests (method + path + query, e.g. `GET /v1.0/me/mailFolders/…`); all when unset. */
+  match?: RegExp;
+  /** Retry-After seconds for throttle / unavailable (1 by default). */
+  retryAfter?: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  status: number | 'hang';
+  at: number;
+  /** The user whose token the request carried, when it carried a known one. */
+  userId: string | null;
+}
+
+export interface GraphFakeOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** Access token lifetime in seconds (3599 like the real endpoint). */
+  accessTokenLifetime?: number;
+  /** Issue a new refresh token on every refresh, as Microsoft does. Default true. */
+  rotateRefreshTokens?: boolean;
+}
+
+export interface GraphFake {
+  /** The origin to put in MICROSOFT_BASE_URL. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  requests: LoggedRequest[];
+  addUser(email: string): FakeMailbox;
+  /** Makes the next matching requests fail. */
+  fault(fault: Fault): void;
+  /** Every outstanding delta and skip token of the folder (of every folder when unset) answers 410. */
+  invalidateDeltaTokens(folderId?: string): void;
+  /** Every access token issued so far is expired. */
+  expireAccessTokens(): void;
+  close(): Promise<void>;
+}
+
+export interface FakeMailbox {
+  id: string;
+  email: string;
+  /** A refresh token as the authorization code flow would have issued it. */
+  issueRefreshToken(): string;
+  /** Revokes every refresh and access token of the user (password reset, consent withdrawn). */
+  revokeGrants(): void;
+  /** Refresh tokens that the token endpoint has issued, oldest first. */
+  refreshTokens(): string[];
+  /** Refuse Graph calls even with valid tokens (401), or stop doing so. */
+  refuseGraph(refuse: boolean): void;
+  /** Make the account one without a mailbox Graph can reach (404 MailboxNotEnabledForRESTAPI). */
+  removeMailbox(): void;
+  /** Folder id of a well-known folder (inbox, junkemail, …). */
+  wellKnown(name: string): string;
+  addFolder(displayName: string, parent?: string, options?: { hidden?: boolean }): string;
+  addMessage(folderId: string, input: FakeMessageInput): string;
+  markRead(messageId: string): void;
+  moveMessage(messageId: string, folderId: string): void;
+  deleteMessage(messageId: string): void;
+  messagesIn(folderId: string): Array<{ id: string; subject: string; receivedDateTime: string }>;
+}
+
+// The default folders Exchange Online provisions, by well-known name (resources/mailfolder). Sync Issues
+// and its three children are listed like other folders; Recoverable Items lives outside msgfolderroot.
+const DEFAULT_FOLDERS: Array<[wellKnown: string, displayName: string, parent: string | null]> = [
+  ['inbox', 'Inbox', null],
+  ['drafts', 'Drafts', null],
+  ['sentitems', 'Sent Items', null],
+  ['deleteditems', 'Deleted Items', null],
+  ['junkemail', 'Junk Email', null],
+  ['outbox', 'Outbox', null],
+  ['archive', 'Archive', null],
+  ['conversationhistory', 'Conversation History', null],
+  ['syncissues', 'Sync Issues', null],
+  ['conflicts', 'Conflicts', 'syncissues'],
+  ['localfailures', 'Local Failures', 'syncissues'],
+  ['serverfailures', 'Server Failures', 'syncissues'],
+];
+
+// v1.0 property sets. `wellKnownName` is deliberately missing from folders: it exists only in beta.
+const FOLDER_PROPS = [
+  'id',
+  'displayName',
+  'parentFolderId',
+  'childFolderCount',
+  'totalItemCount',
+  'unreadItemCount',
+  'isHidden',
+];
+const MESSAGE_PROPS = [
+  'id',
+  'createdDateTime',
+  'lastModifiedDateTime',
+  'receivedDateTime',
+  'sentDateTime',
+  'subject',
+  'from',
+  'sender',
+  'isRead',
+  'parentFolderId',
+  'internetMessageId',
+  'internetMessageHeaders',
+  'bodyPreview',
+];
+// Returned without $select: everything except the properties the docs say need $select.
+const MESSAGE_DEFAULT = MESSAGE_PROPS.filter((p) => p !== 'internetMessageHeaders');
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const graphId = (prefix: string) => `${prefix}${randomBytes(33).toString('base64url')}=`;
+
+export async function startGraphFake(options: GraphFakeOptions = {}): Promise<GraphFake> {
+  const clientId = options.clientId ?? `client-${randomBytes(4).toString('hex')}`;
+  const clientSecret = options.clientSecret ?? `secret-${randomBytes(8).toString('hex')}`;
+  const lifetime = options.accessTokenLifetime ?? 3599;
+  const rotate = options.rotateRefreshTokens ?? true;
+
+  const users = new Map<string, FakeUser>();
+  const refreshTokens = new Map<string, { userId: string; revoked: boolean }>();
+  const accessTokens = new Map<string, { userId: string; expiresAt: number }>();
+  const rounds = new Map<string, DeltaRound>();
+  const deltaTokens = new Map<string, DeltaState>();
+  const invalid = new Set<string>();
+  const faults: Fault[] = [];
+  const requests: LoggedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const owners = new WeakMap<IncomingMessage, string>();
+  let origin = '';
+
+  // --- the mailbox model -------------------------------------------------------------------------
+
+  function folderOf(user: FakeUser, idOrName: string): StoredFolder {
+    const direct = user.folders.get(idOrName);
+    if (direct) return direct;
+    const lower = idOrName.toLowerCase();
+    const known = [...user.folders.values()].find((f) => f.wellKnownName === lower);
+    if (known) return known;
+    throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  }
+
+  function messagesOf(user: FakeUser, folderId: string): StoredMessage[] {
+    return [...user.messages.values()].filter((m) => m.folderId === folderId);
+  }
+
+  function folderJson(user: FakeUser, f: StoredFolder): Record<string, unknown> {
+    const inside = messagesOf(user, f.id);
+    return {
+      id: f.id,
+      displayName: f.displayName,
+      parentFolderId: f.parentId ?? '',
+      childFolderCount: [...user.folders.values()].filter((c) => c.parentId === f.id).length,
+      totalItemCount: inside.length,
+      unreadItemCount: inside.filter((m) => !m.isRead).length,
+      isHidden: f.hidden,
+    };
+  }
+
+  function messageJson(m: StoredMessage): Record<string, unknown> {
+    const from = m.from ? { emailAddress: { name: m.from.name, address: m.from.address } } : null;
+    const messageId = m.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value ?? null;
+    return {
+      id: m.id,
+      createdDateTime: m.receivedDateTime,
+      lastModifiedDateTime: m.receivedDateTime,
+      receivedDateTime: m.receivedDateTime,
+      sentDateTime: m.receivedDateTime,
+      subject: m.subject,
+      from,
+      sender: from,
+      isRead: m.isRead,
+      parentFolderId: m.folderId,
+      internetMessageId: messageId,
+      // Graph leaves the property out rather than sending an empty list when a message has none.
+      ...(m.headers ? { internetMessageHeaders: m.headers.map((h) => ({ ...h })) } : {}),
+      bodyPreview: '',
+    };
+  }
+
+  function project(
+    entity: Record<string, unknown>,
+    select: string[] | null,
+    defaults: string[],
+    etag: boolean,
+  ): Record<string, unknown> {
+    const keys = select ? ['id', ...select.filter((k) => k !== 'id')] : defaults;
+    const out: Record<string, unknown> = etag
+      ? { '@odata.etag': `W/"${randomBytes(6).toString('base64')}"` }
+      : {};
+    for (const key of keys) if (key in entity) out[key] = entity[key];
+    return out;
+  }
+
+  function parseSelect(raw: string | null, known: string[], type: string): string[] | null {
+    if (raw === null) return null;
+    const props = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    for (const p of props) {
+      if (!known.includes(p)) {
+        throw new HttpError(
+          400,
+          'RequestBroker--ParseUri',
+          `Could not find a property named '${p}' on type 'microsoft.graph.${type}'.`,
+        );
+      }
+    }
+    return props;
+  }
+
+  function parseTop(raw: string | null, fallback: number): number {
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) {
+      throw new HttpError(400, 'ErrorInvalidParameter', `Invalid $top value: ${raw}`);
+    }
+    return n;
+  }
+
+  function newUser(email: string): FakeUser {
+    const user: FakeUser = {
+      id: randomBytes(16).toString('hex'),
+      email,
+      displayName: email.split('@')[0] ?? email,
+      folders: new Map(),
+      messages: new Map(),
+      tombstones: [],
+      seq: 0,
+      rootId: graphId('AQMkAD'),
+      refuseGraph: false,
+      noMailbox: false,
+    };
+    user.folders.set(user.rootId, {
+      id: user.rootId,
+      displayName: 'Top of Information Store',
+      parentId: null,
+      wellKnownName: 'msgfolderroot',
+      hidden: false,
+    });
+    const byName = new Map<string, string>();
+    for (const [wellKnownName, displayName, parent] of DEFAULT_FOLDERS) {
+      const id = graphId('AQMkAD');
+      byName.set(wellKnownName, id);
+      const parentId = parent ? byName.get(parent)! : user.rootId;
+      user.folders.set(id, { id, displayName, parentId, wellKnownName, hidden: false });
+    }
+    return user;
+  }
+
+  function mailbox(user: FakeUser): FakeMailbox {
+    const message = (id: string) => {
+      const m = user.messages.get(id);
+      if (!m) throw new Error(`No message ${id}`);
+      return m;
+    };
+    return {
+      id: user.id,
+      email: user.email,
+      issueRefreshToken() {
+        const token = `rt-${randomBytes(24).toString('base64url')}`;
+        refreshTokens.set(token, { userId: user.id, revoked: false });
+        return token;
+      },
+      revokeGrants() {
+        for (const t of refreshTokens.values()) if (t.userId === user.id) t.revoked = true;
+        for (const [token, t] of accessTokens) if (t.userId === user.id) accessTokens.delete(token);
+      },
+      refreshTokens: () =>
+        [...refreshTokens.entries()].filter(([, t]) => t.userId === user.id).map(([token]) => token),
+      refuseGraph(refuse) {
+        user.refuseGraph = refuse;
+      },
+      removeMailbox() {
+        user.noMailbox = true;
+      },
+      wellKnown: (name) => folderOf(user, name).id,
+      addFolder(displayName, parent, opts = {}) {
+        const parentId = parent ? folderOf(user, parent).id : user.rootId;
+        const id = graphId('AQMkAD');
+        user.folders.set(id, {
+          id,
+          displayName,
+          parentId,
+          wellKnownName: null,
+          hidden: opts.hidden ?? false,
+        });
+        return id;
+      },
+      addMessage(folderId, input) {
+        const folder = folderOf(user, folderId);
+        const id = graphId('AAMkAD');
+        const seq = ++user.seq;
+        user.messages.set(id, {
+          id,
+          folderId: folder.id,
+          subject: input.subject,
+          from: input.from,
+          receivedDateTime: input.receivedDateTime ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          headers: input.headers === undefined ? [] : input.headers,
+          isRead: input.isRead ?? false,
+          createdSeq: seq,
+          updatedSeq: seq,
+        });
+        return id;
+      },
+      markRead(id) {
+        const m = message(id);
+        m.isRead = true;
+        m.updatedSeq = ++user.seq;
+      },
+      moveMessage(id, folderId) {
+        const m = message(id);
+        const target = folderOf(user, folderId);
+        user.tombstones.push({ id, folderId: m.folderId, seq: ++user.seq });
+        m.folderId = target.id;
+        m.createdSeq = m.updatedSeq = ++user.seq;
+      },
+      deleteMessage(id) {
+        const m = message(id);
+        user.messages.delete(id);
+        user.tombstones.push({ id, folderId: m.folderId, seq: ++user.seq });
+      },
+      messagesIn: (folderId) =>
+        messagesOf(user, folderOf(user, folderId).id).map(({ id, subject, receivedDateTime }) => ({
+          id,
+          subject,
+          receivedDateTime,
+        })),
+    };
+  }
+
+  // --- HTTP ----------------------------------------------------------------------------------------
+
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): number {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'Content-Type': 'application/json; odata.metadata=minimal',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'request-id': randomBytes(8).toString('hex'),
+      ...headers,
+    });
+    res.end(text);
+    return status;
+  }
+
+  function graphError(res: ServerResponse, e: HttpError): number {
+    return send(
+      res,
+      e.status,
+      { error: { code: e.code, message: e.message, innerError: { date: new Date().toISOString() } } },
+      e.headers,
+    );
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function takeFault(req: IncomingMessage): Fault | null {
+    const line = `${req.method} ${req.url}`;
+    const fault = faults.find((f) => f.count > 0 && (!f.match || f.match.test(line)));
+    if (!fault) return null;
+    fault.count--;
+    return fault;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number | 'hang'> {
+    const fault = takeFault(req);
+    if (fault) {
+      const retryAfter = String(fault.retryAfter ?? 1);
+      switch (fault.kind) {
+        case 'hang':
+          return 'hang';
+        case 'throttle':
+          // graph/throttling: 429 with a suggested wait in Retry-After.
+          return send(
+            res,
+            429,
+            {
+              error: {
+                code: 'TooManyRequests',
+                message: 'Application is over its MailboxConcurrency limit.',
+              },
+            },
+            { 'Retry-After': retryAfter },
+          );
+        case 'unavailable':
+          return send(
+            res,
+            503,
+            { error: { code: 'ServiceUnavailable', message: 'Service Unavailable' } },
+            { 'Retry-After': retryAfter },
+          );
+        case 'error':
+          return send(res, 500, { error: { code: 'generalException', message: 'General exception.' } });
+      }
+    }
+    const url = new URL(req.url ?? '/', origin);
+    if (/^\/[^/]+\/oauth2\/v2\.0\/token$/.test(url.pathname)) return token(req, res);
+    if (url.pathname.startsWith('/v1.0/')) {
+      try {
+        return graph(req, res, url);
+      } catch (e) {
+        if (e instanceof HttpError) return graphError(res, e);
+        throw e;
+      }
+    }
+    return send(res, 404, { error: { code: 'NotFound', message: `No route ${url.pathname}` } });
+  }
+
+  // v2-oauth2-auth-code-flow, "Refresh the access token".
+  async function token(req: IncomingMessage, res: ServerResponse): Promise<number> {
+    if (req.method !== 'POST') return send(res, 405, { error: 'invalid_request' });
+    const form = new URLSearchParams(await readBody(req));
+    const oauthError = (status: number, error: string, description: string) =>
+      send(res, status, {
+        error,
+        error_description: `${description}\r\nTrace ID: ${randomBytes(8).toString('hex')}`,
+        error_codes: [status === 401 ? 7000215 : 70000],
+        timestamp: new Date().toISOString(),
+      });
+    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
+      return oauthError(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.');
+    }
+    if (form.get('grant_type') !== 'refresh_token') {
+      return oauthError(
+        400,
+        'unsupported_grant_type',
+        'AADSTS70003: The app requested an unsupported grant type.',
+      );
+    }
+    const presented = form.get('refresh_token') ?? '';
+    const grant = refreshTokens.get(presented);
+    if (grant) owners.set(req, grant.userId);
+    if (!grant || grant.revoked) {
+      return oauthError(
+        400,
+        'invalid_grant',
+        'AADSTS70000: The provided value for the input parameter refresh_token is not valid.',
+      );
+    }
+    const access = `at-${randomBytes(24).toString('base64url')}`;
+    accessTokens.set(access, { userId: grant.userId, expiresAt: Date.now() + lifetime * 1000 });
+    let refresh = presented;
+    if (rotate) {
+      refresh = `rt-${randomBytes(24).toString('base64url')}`;
+      refreshTokens.set(refresh, { userId: grant.userId, revoked: false });
+    }
+    return send(res, 200, {
+      token_type: 'Bearer',
+      scope: form.get('scope') ?? '',
+      expires_in: lifetime,
+      ext_expires_in: lifetime,
+      access_token: access,
+      refresh_token: refresh,
+    });
+  }
+
+  function authenticate(req: IncomingMessage): FakeUser {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    const grant = match ? accessTokens.get(match[1]!) : undefined;
+    const user = grant ? users.get(grant.userId) : undefined;
+    if (user) owners.set(req, user.id);
+    if (!grant || !user) {
+      throw new HttpError(401, 'InvalidAuthenticationToken', 'IDX14100: JWT is not well formed.', {
+        'WWW-Authenticate': 'Bearer realm=""',
+      });
+    }
+    if (grant.expiresAt <= Date.now() || user.refuseGraph) {
+      throw new HttpError(
+        401,
+        'InvalidAuthenticationToken',
+        'Lifetime validation failed, the token is expired.',
+        {
+          'WWW-Authenticate': 'Bearer error="invalid_token"',
+        },
+      );
+    }
+    return user;
+  }
+
+  /** For requests answered before authentication (faults): whose token they carried. */
+  function bearerOwner(req: IncomingMessage): string | null {
+    const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    return (match && accessTokens.get(match[1]!)?.userId) ?? null;
+  }
+
+  function nextLink(url: URL, skip: number): string {
+    const next = new URL(url.pathname, origin);
+    for (const [k, v] of url.searchParams) if (k !== '$skip') next.searchParams.set(k, v);
+    next.searchParams.set('$skip', String(skip));
+    return next.toString();
+  }
+
+  function collection(
+    res: ServerResponse,
+    url: URL,
+    items: Array<Record<string, unknown>>,
+    defaultTop: number,
+  ): number {
+    const top = parseTop(url.searchParams.get('$top'), defaultTop);
+    const skip = Number(url.searchParams.get('$skip') ?? 0);
+    if (!Number.isInteger(skip) || skip < 0)
+      throw new HttpError(400, 'ErrorInvalidParameter', 'Invalid $skip');
+    const page = items.slice(skip, skip + top);
+    const body: Record<string, unknown> = {
+      '@odata.context': `${origin}/v1.0/$metadata#collection`,
+      value: page,
+    };
+    if (skip + top < items.length) body['@odata.nextLink'] = nextLink(url, skip + top);
+    return send(res, 200, body);
+  }
+
+  function graph(req: IncomingMessage, res: ServerResponse, url: URL): number {
+    if (req.method !== 'GET') throw new HttpError(405, 'BadRequest', 'The fake answers GET only.');
+    const user = authenticate(req);
+    for (const key of url.searchParams.keys()) {
+      if (key === '$filter' || key === '$search' || key === '$expand') {
+        throw new HttpError(400, 'BadRequest', `The fake does not implement ${key}.`);
+      }
+    }
+    const segments = url.pathname
+      .slice('/v1.0/'.length)
+      .split('/')
+      .map((s) => decodeURIComponent(s));
+    const [me, collectionName, id, sub, fn] = segments;
+    if (me !== 'me') throw new HttpError(404, 'BadRequest', 'Only /me is implemented.');
+
+    if (collectionName === undefined) {
+      const select = parseSelect(
+        url.searchParams.get('$select'),
+        ['id', 'displayName', 'mail', 'userPrincipalName'],
+        'user',
+      );
+      return send(
+        res,
+        200,
+        project(
+          { id: user.id, displayName: user.displayName, mail: user.email, userPrincipalName: user.email },
+          select,
+          ['id', 'displayName', 'mail', 'userPrincipalName'],
+          false,
+        ),
+      );
+    }
+
+    if (user.noMailbox && (collectionName === 'mailFolders' || collectionName === 'messages')) {
+      throw new HttpError(
+        404,
+        'MailboxNotEnabledForRESTAPI',
+        'The mailbox is either inactive, soft-deleted, or is hosted on-premise.',
+      );
+    }
+
+    if (collectionName === 'mailFolders') {
+      const includeHidden = url.searchParams.get('includeHiddenFolders') === 'true';
+      if (id === undefined) {
+        const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+        const top = [...user.folders.values()]
+          .filter((f) => f.parentId === user.rootId && (includeHidden || !f.hidden))
+          .map((f) => project(folderJson(user, f), select, FOLDER_PROPS, false));
+        return collection(res, url, top, 10);
+      }
+      const folder = folderOf(user, id);
+      if (sub === undefined) {
+        const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+        return send(res, 200, project(folderJson(user, folder), select, FOLDER_PROPS, false));
+      }
+      if (sub === 'childFolders' && fn === undefined) {
+        const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+        const children = [...user.folders.values()]
+          .filter((f) => f.parentId === folder.id && (includeHidden || !f.hidden))
+          .map((f) => project(folderJson(user, f), select, FOLDER_PROPS, false));
+        return collection(res, url, children, 10);
+      }
+      if (sub === 'messages' && fn === undefined) return listMessages(res, url, user, folder);
+      if (sub === 'messages' && fn === 'delta') return delta(req, res, url, user, folder);
+    }
+
+    if (collectionName === 'messages' && id !== undefined && sub === undefined) {
+      const m = user.messages.get(id);
+      if (!m)
+        throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      const select = parseSelect(url.searchParams.get('$select'), MESSAGE_PROPS, 'message');
+      return send(res, 200, project(messageJson(m), select, MESSAGE_DEFAULT, true));
+    }
+    throw new HttpError(400, 'BadRequest', `Resource not found for the segment '${segments.join('/')}'.`);
+  }
+
+  function byReceived(direction: 'asc' | 'desc') {
+    // Ties fall back to arrival order so that paging is stable.
+    const sign = direction === 'desc' ? -1 : 1;
+    return (a: StoredMessage, b: StoredMessage) =>
+      sign * (Date.parse(a.receivedDateTime) - Date.parse(b.receivedDateTime) || a.createdSeq - b.createdSeq);
+  }
+
+  function listMessages(res: ServerResponse, url: URL, user: FakeUser, folder: StoredFolder): number {
+    const select = parseSelect(url.searchParams.get('$select'), MESSAGE_PROPS, 'message');
+    const orderby = url.searchParams.get('$orderby') ?? 'receivedDateTime desc';
+    const order = /^receivedDateTime( (asc|desc))?$/i.exec(orderby.trim());
+    if (!order)
+      throw new HttpError(400, 'BadRequest', `The fake orders by receivedDateTime only: ${orderby}`);
+    const direction = (order[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc';
+    const items = messagesOf(user, folder.id)
+      .sort(byReceived(direction))
+      .map((m) => project(messageJson(m), select, MESSAGE_DEFAULT, true));
+    return collection(res, url, items, 10);
+  }
+
+  function gone(): HttpError {
+    return new HttpError(
+      410,
+      'SyncStateNotFound',
+      'The sync state generation is not found. Resync is required.',
+    );
+  }
+
+  function preferredPageSize(req: IncomingMessage): number {
+    const prefer = String(req.headers.prefer ?? '');
+    const match = /odata\.maxpagesize=(\d+)/i.exec(prefer);
+    return match ? Math.min(Number(match[1]), 1000) : 10;
+  }
+
+  function delta(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    user: FakeUser,
+    folder: StoredFolder,
+  ): number {
+    const skipToken = url.searchParams.get('$skiptoken');
+    const deltaToken = url.searchParams.get('$deltatoken');
+    let round: DeltaRound;
+    if (skipToken !== null) {
+      const found = rounds.get(skipToken);
+      if (!found || invalid.has(skipToken)) throw gone();
+      if (found.userId !== user.id || found.folderId !== folder.id) throw gone();
+      round = found;
+    } else {
+      let state: DeltaState;
+      if (deltaToken !== null) {
+        const found = deltaTokens.get(deltaToken);
+        if (!found || invalid.has(deltaToken)) throw gone();
+        if (found.userId !== user.id || found.folderId !== folder.id) throw gone();
+        state = found;
+      } else {
+        const changeType = url.searchParams.get('changeType');
+        if (changeType !== null && !['created', 'updated', 'deleted'].includes(changeType)) {
+          throw new HttpError(400, 'ErrorInvalidParameter', `Invalid changeType: ${changeType}`);
+        }
+        state = {
+          userId: user.id,
+          folderId: folder.id,
+          changeType: changeType as DeltaState['changeType'],
+          select: parseSelect(url.searchParams.get('$select'), MESSAGE_PROPS, 'message'),
+          // An initial round reports the folder as it is now; changeType filters only later rounds.
+          since: -1,
+        };
+      }
+      round = startRound(user, state, preferredPageSize(req));
+    }
+    const page = round.items.slice(round.offset, round.offset + round.pageSize);
+    round.offset += page.length;
+    const value = page.map((item) =>
+      'removed' in item
+        ? { id: item.removed, '@removed': { reason: 'deleted' } }
+        : {
+            '@odata.type': '#microsoft.graph.message',
+            ...project(messageJson(item.message), round.select, MESSAGE_DEFAULT, true),
+          },
+    );
+    const link = new URL(`/v1.0/me/mailFolders/${encodeURIComponent(folder.id)}/messages/delta`, origin);
+    const body: Record<string, unknown> = {
+      '@odata.context': `${origin}/v1.0/$metadata#Collection(message)`,
+      value,
+    };
+    if (round.offset < round.items.length) {
+      const token = randomBytes(18).toString('base64url');
+      rounds.set(token, round);
+      link.searchParams.set('$skiptoken', token);
+      body['@odata.nextLink'] = link.toString();
+    } else {
+      const token = randomBytes(18).toString('base64url');
+      deltaTokens.set(token, {
+        userId: user.id,
+        folderId: folder.id,
+        changeType: round.changeType,
+        select: round.select,
+        since: round.watermark,
+      });
+      link.searchParams.set('$deltatoken', token);
+      body['@odata.deltaLink'] = link.toString();
+    }
+    return send(res, 200, body);
+  }
+
+  function startRound(user: FakeUser, state: DeltaState, pageSize: number): DeltaRound {
+    const inFolder = messagesOf(user, state.folderId).sort(byReceived('desc'));
+    const items: DeltaRound['items'] = [];
+    if (state.since < 0) {
+      for (const message of inFolder) items.push({ message });
+    } else {
+      const type = state.changeType;
+      for (const message of inFolder) {
+        const created = message.createdSeq > state.since;
+        const updated = !created && message.updatedSeq > state.since;
+        if (
+          (created && type !== 'updated' && type !== 'deleted') ||
+          (updated && (type === null || type === 'updated'))
+        ) {
+          items.push({ message });
+        }
+      }
+      if (type === null || type === 'deleted') {
+        for (const t of user.tombstones) {
+          if (t.folderId === state.folderId && t.seq > state.since && !inFolder.some((m) => m.id === t.id)) {
+            items.push({ removed: t.id });
+          }
+        }
+      }
+    }
+    return {
+      userId: user.id,
+      folderId: state.folderId,
+      changeType: state.changeType,
+      select: state.select,
+      items,
+      watermark: user.seq,
+      offset: 0,
+      pageSize,
+    };
+  }
+
+  const server: Server = createServer((req, res) => {
+    const log = (status: number | 'hang') =>
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        status,
+        at: Date.now(),
+        userId: owners.get(req) ?? bearerOwner(req),
+      });
+    handle(req, res)
+      .then(log)
+      .catch((err: unknown) => {
+        log(500);
+        if (!res.headersSent) send(res, 500, { error: { code: 'FakeBug', message: String(err) } });
+      });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+  return {
+    url: origin,
+    clientId,
+    clientSecret,
+    requests,
+    addUser(email) {
+      const user = newUser(email);
+      users.set(user.id, user);
+      return mailbox(user);
+    },
+    fault(fault) {
+      faults.push({ ...fault });
+    },
+    invalidateDeltaTokens(folderId) {
+      for (const [token, state] of deltaTokens)
+        if (!folderId || state.folderId === folderId) invalid.add(token);
+      for (const [token, round] of rounds) if (!folderId || round.folderId === folderId) invalid.add(token);
+    },
+    expireAccessTokens() {
+      for (const t of accessTokens.values()) t.expiresAt = 0;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

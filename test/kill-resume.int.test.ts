@@ -1,0 +1,179 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { daysAgo, rawMessage } from './helpers/mail.js';
+
+// The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan and
+// started again on the same data folder: the scan resumes from its last checkpoint and the counts
+// come out exact, nothing lost and nothing counted twice.
+
+const USER = 'killed@yahoo.com';
+const PASSWORD = 'app password';
+const SENDERS = 12;
+const PER_SENDER = 60;
+const root = path.resolve(import.meta.dirname, '..');
+
+let dovecot: Dovecot;
+let dataDir: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      SCAN_BATCH_SIZE: '40',
+      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+      }),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      // not yet listening
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function readDb<T>(query: (db: SQLite.Database) => T): T {
+  const db = new SQLite(path.join(dataDir, 'inbox-genie.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return query(db);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  dovecot = await startDovecot([{ user: USER, password: PASSWORD }]);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'ig-kill-'));
+  for (let s = 0; s < SENDERS; s++) {
+    for (let i = 0; i < PER_SENDER; i++) {
+      const folder = i % 3 === 0 ? 'Newsletters' : 'INBOX';
+      await dovecot.deliver(
+        USER,
+        folder,
+        rawMessage({
+          from: `Sender ${s} <sender${s}@list.example>`,
+          subject: `Issue ${i}`,
+          date: daysAgo(i),
+          listUnsubscribe: `<https://list.example/u/${s}>`,
+        }),
+        'S',
+      );
+    }
+  }
+});
+afterAll(async () => {
+  await dovecot?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a scan killed with its process', () => {
+  it('resumes after a restart with exact counts', async () => {
+    const port = await freePort();
+    let server = await startServer(port);
+    try {
+      const jar: string[] = [];
+      const call = async (p: string, method = 'GET', body?: unknown, csrf?: string) => {
+        const res = await fetch(`http://127.0.0.1:${port}${p}`, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            cookie: jar.join('; '),
+            ...(csrf ? { 'x-csrf-token': csrf } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        for (const c of res.headers.getSetCookie()) jar.push(c.split(';')[0]!);
+        return res;
+      };
+      const { csrfToken } = (await (await call('/csrf-token')).json()) as { csrfToken: string };
+      expect(
+        (
+          await call(
+            '/auth/signup',
+            'POST',
+            { email: 'owner@example.com', password: 'owner password' },
+            csrfToken,
+          )
+        ).ok,
+      ).toBe(true);
+      expect((await call('/auth/yahoo', 'POST', { email: USER, appPassword: PASSWORD }, csrfToken)).ok).toBe(
+        true,
+      );
+
+      // Kill as soon as some batches are committed but the scan is not finished.
+      const total = SENDERS * PER_SENDER;
+      for (;;) {
+        const counted = readDb(
+          (db) =>
+            (db.prepare('select coalesce(sum(message_count), 0) n from senders').get() as { n: number }).n,
+        );
+        const complete = readDb(
+          (db) => (db.prepare('select scan_complete c from mailboxes').get() as { c: number }).c,
+        );
+        if (complete === 1)
+          throw new Error('the scan finished before it could be killed; lower SCAN_BATCH_SIZE');
+        if (counted > 0 && counted < total) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      server.kill('SIGKILL');
+      await new Promise((r) => server.once('exit', r));
+      const before = readDb(
+        (db) =>
+          (db.prepare('select coalesce(sum(message_count), 0) n from senders').get() as { n: number }).n,
+      );
+      expect(before).toBeGreaterThan(0);
+      expect(before).toBeLessThan(total);
+
+      // Started again, the scheduler picks the unfinished scan up from its checkpoint.
+      server = await startServer(port);
+      const deadline = Date.now() + 30_000;
+      while (
+        readDb((db) => (db.prepare('select scan_complete c from mailboxes').get() as { c: number }).c) !== 1
+      ) {
+        if (Date.now() > deadline) throw new Error('the scan did not finish after the restart');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const counts = readDb((db) =>
+        db.prepare('select address, message_count from senders order by address').all(),
+      );
+      expect(counts).toHaveLength(SENDERS);
+      for (const row of counts as Array<{ message_count: number }>)
+        expect(row.message_count).toBe(PER_SENDER);
+      const refs = readDb(
+        (db) =>
+          db.prepare('select count(*) n, count(distinct provider_id) d from messages').get() as {
+            n: number;
+            d: number;
+          },
+      );
+      expect(refs).toEqual({ n: total, d: total });
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+});
