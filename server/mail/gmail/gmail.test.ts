@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { parseBatchResponse, retryAfterMs } from './client.js';
+import { discoveryQuery, senderQuery } from './scan.js';
+import { readGmailState } from './state.js';
+
+describe('retryAfterMs', () => {
+  const now = Date.parse('2025-07-01T10:00:00Z');
+  it('reads seconds, an HTTP date, or the time in Gmail’s message', () => {
+    expect(retryAfterMs('2', '', now)).toBe(2000);
+    expect(retryAfterMs('Tue, 01 Jul 2025 10:00:30 GMT', '', now)).toBe(30_000);
+    expect(retryAfterMs(null, 'User-rate limit exceeded.  Retry after 2025-07-01T10:01:00.000Z', now)).toBe(
+      60_000,
+    );
+    expect(retryAfterMs(null, 'Rate Limit Exceeded', now)).toBeNull();
+  });
+});
+
+describe('parseBatchResponse', () => {
+  it('splits Google’s multipart answer by Content-ID and position', () => {
+    const body = [
+      '--batch_abc',
+      'Content-Type: application/http',
+      'Content-ID: <response-m3>',
+      '',
+      'HTTP/1.1 200 OK',
+      'Content-Type: application/json; charset=UTF-8',
+      '',
+      '{"id":"a"}',
+      '--batch_abc',
+      'Content-Type: application/http',
+      'Content-ID: <response-m7>',
+      '',
+      'HTTP/1.1 429 Too Many Requests',
+      'Retry-After: 3',
+      '',
+      '{"error":{"code":429}}',
+      '--batch_abc--',
+      '',
+    ].join('\r\n');
+    const parts = parseBatchResponse('multipart/mixed; boundary=batch_abc', body);
+    expect(parts.get('m3')).toEqual({ status: 200, body: '{"id":"a"}', retryAfter: null });
+    expect(parts.get('m7')).toMatchObject({ status: 429, retryAfter: '3' });
+    expect(parts.get('#1')).toBe(parts.get('m7'));
+  });
+});
+
+describe('discovery queries', () => {
+  it('excludes the user and the busiest senders first, within the length budget', () => {
+    const senders = { 'a@x.example': 3, 'b@x.example': 90, 'c@x.example': 10 };
+    expect(discoveryQuery('unsubscribe', 'me@gmail.test', senders, 1000)).toBe(
+      'unsubscribe -from:me@gmail.test -from:b@x.example -from:c@x.example -from:a@x.example',
+    );
+    expect(discoveryQuery('unsubscribe', 'me@gmail.test', senders, 60)).toBe(
+      'unsubscribe -from:me@gmail.test -from:b@x.example',
+    );
+    expect(senderQuery('odd"name (x)@x.example')).toBe('from:"oddname (x)@x.example"');
+  });
+});
+
+describe('readGmailState', () => {
+  it('accepts its own checkpoints and nothing else', () => {
+    expect(readGmailState(null)).toBeNull();
+    expect(readGmailState({ v: 1, provider: 'imap', historyId: '5' })).toBeNull();
+    expect(readGmailState({ v: 1, provider: 'gmail', historyId: 'x', scan: null })).toBeNull();
+    expect(
+      readGmailState({ v: 1, provider: 'gmail', historyId: '42', scan: null, skipIds: ['a', 3] }),
+    ).toEqual({
+      v: 1,
+      provider: 'gmail',
+      historyId: '42',
+      scan: null,
+      skipIds: ['a'],
+    });
+    const resumed = readGmailState({
+      v: 1,
+      provider: 'gmail',
+      historyId: '42',
+      scan: {
+        pass: 2,
+        cursor: { q: 'unsubscribe', pageToken: 'p2' },
+        senders: { 'a@x': 4, 'b@x': -1 },
+        scanned: 4,
+      },
+    });
+    expect(resumed?.scan).toEqual({
+      pass: 2,
+      cursor: { q: 'unsubscribe', pageToken: 'p2' },
+      senders: { 'a@x': 4 },
+      scanned: 4,
+      queryLength: 0,
+    });
+  });
+});
