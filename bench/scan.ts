@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { ImapFlow } from 'imapflow';
 import { io as connect } from 'socket.io-client';
 import { startProduct } from '../e2e/harness.js';
-import { HEADER_FIELDS } from '../server/mail/imap/scan.js';
+import { SCAN_HEADER_FIELDS } from '../server/mail/provider.js';
 import { startDovecot } from '../test/helpers/dovecot.js';
+import { HttpSession } from '../test/helpers/http.js';
 import { daysAgo, rawMessage } from '../test/helpers/mail.js';
 
 const TOTAL = Number(process.env.BENCH_MESSAGES ?? 50_000);
@@ -47,7 +48,11 @@ async function imapFloor(port: number): Promise<number> {
   for (const folder of FOLDERS) {
     const lock = await client.getMailboxLock(folder);
     try {
-      for await (const _ of client.fetch('1:*', { uid: true, headers: HEADER_FIELDS, internalDate: true }))
+      for await (const _ of client.fetch('1:*', {
+        uid: true,
+        headers: [...SCAN_HEADER_FIELDS],
+        internalDate: true,
+      }))
         n++;
     } finally {
       lock.release();
@@ -88,30 +93,11 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'error',
     });
     try {
-      const jar: string[] = [];
-      const call = async (path: string, method = 'GET', body?: unknown, csrf?: string) => {
-        const res = await fetch(`${product.url}${path}`, {
-          method,
-          headers: {
-            'content-type': 'application/json',
-            cookie: jar.join('; '),
-            ...(csrf ? { 'x-csrf-token': csrf } : {}),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        for (const c of res.headers.getSetCookie()) jar.push(c.split(';')[0]!);
-        return res;
-      };
-      const { csrfToken } = (await (await call('/csrf-token')).json()) as { csrfToken: string };
-      await call(
-        '/auth/signup',
-        'POST',
-        { email: 'bench@example.com', password: 'bench password' },
-        csrfToken,
-      );
+      const http = new HttpSession(product.url);
+      await http.call('/auth/signup', 'POST', { email: 'bench@example.com', password: 'bench password' });
       const socket = connect(product.url, {
         transports: ['websocket'],
-        extraHeaders: { cookie: jar.join('; ') },
+        extraHeaders: { cookie: http.cookieHeader() },
       });
       await new Promise((r) => socket.on('connect', () => r(null)));
 
@@ -136,7 +122,7 @@ async function main(): Promise<void> {
       });
 
       const started = performance.now();
-      const res = await call('/auth/yahoo', 'POST', { email: USER, appPassword: PASSWORD }, csrfToken);
+      const res = await http.call('/auth/yahoo', 'POST', { email: USER, appPassword: PASSWORD });
       if (!res.ok) throw new Error(`connect failed: ${res.status} ${await res.text()}`);
       while (cycles.length === 0) await new Promise((r) => setTimeout(r, 20));
       const full = cycles[0]!.end - started;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { freePort } from '../test/helpers/net.js';
 
 // The product as a user starts it (the built dist/, one process, embedded defaults), and Debian
 // Chromium driven by playwright-core. Screenshots land in e2e/screenshots/.
@@ -18,17 +18,6 @@ export interface Product {
   dataDir: string;
   logs: string[];
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {

@@ -3,12 +3,12 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from 'n
 import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
-import { HEADER_FIELDS } from '../server/mail/imap/scan.js';
 import {
   type HeaderBatch,
   MailConnectionError,
   type MailProvider,
   type MessageHeaders,
+  SCAN_HEADER_FIELDS,
   type SyncState,
 } from '../server/mail/provider.js';
 import { type Dovecot, encodeMailboxName, startDovecot } from './helpers/dovecot.js';
@@ -453,7 +453,7 @@ async function imapFlowAlone(u: TestUser, folders: string[]): Promise<number> {
       for (const folder of folders) {
         const lock = await client.getMailboxLock(folder, { readOnly: true });
         try {
-          const query = { uid: true, headers: HEADER_FIELDS, internalDate: true };
+          const query = { uid: true, headers: [...SCAN_HEADER_FIELDS], internalDate: true };
           for await (const msg of client.fetch('1:*', query, { uid: true })) if (msg.headers) count++;
         } finally {
           lock.release();

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { HttpSession } from './helpers/http.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
+import { freePort } from './helpers/net.js';
 
 // The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan and
 // started again on the same data folder: the scan resumes from its last checkpoint and the counts
@@ -20,15 +21,6 @@ const root = path.resolve(import.meta.dirname, '..');
 
 let dovecot: Dovecot;
 let dataDir: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -96,34 +88,12 @@ describe('a scan killed with its process', () => {
     const port = await freePort();
     let server = await startServer(port);
     try {
-      const jar: string[] = [];
-      const call = async (p: string, method = 'GET', body?: unknown, csrf?: string) => {
-        const res = await fetch(`http://127.0.0.1:${port}${p}`, {
-          method,
-          headers: {
-            'content-type': 'application/json',
-            cookie: jar.join('; '),
-            ...(csrf ? { 'x-csrf-token': csrf } : {}),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        for (const c of res.headers.getSetCookie()) jar.push(c.split(';')[0]!);
-        return res;
-      };
-      const { csrfToken } = (await (await call('/csrf-token')).json()) as { csrfToken: string };
+      const http = new HttpSession(`http://127.0.0.1:${port}`);
       expect(
-        (
-          await call(
-            '/auth/signup',
-            'POST',
-            { email: 'owner@example.com', password: 'owner password' },
-            csrfToken,
-          )
-        ).ok,
+        (await http.call('/auth/signup', 'POST', { email: 'owner@example.com', password: 'owner password' }))
+          .ok,
       ).toBe(true);
-      expect((await call('/auth/yahoo', 'POST', { email: USER, appPassword: PASSWORD }, csrfToken)).ok).toBe(
-        true,
-      );
+      expect((await http.call('/auth/yahoo', 'POST', { email: USER, appPassword: PASSWORD })).ok).toBe(true);
 
       // Kill as soon as some batches are committed but the scan is not finished.
       const total = SENDERS * PER_SENDER;

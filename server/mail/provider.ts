@@ -3,6 +3,18 @@ import type { HeaderFields } from '../features/scans/headers.js';
 // The small, neutral port between the product and a user's mailbox (GUIDE §4). Adapters: imap/,
 // gmail/, graph/. Scans only ever see HeaderFields, never bodies.
 
+/** The header fields a scan reads (and all that detection needs); adapters ask for exactly these. */
+export const SCAN_HEADER_FIELDS = [
+  'From',
+  'Date',
+  'Subject',
+  'Message-ID',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Id',
+  'Precedence',
+] as const;
+
 /** One message as a scan sees it: where it is, and the header fields detection needs. */
 export interface MessageHeaders {
   /** Provider id, stable within the mailbox (IMAP: `<folder>/<uidvalidity>/<uid>`). */

@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './net.js';
 
 // A private Dovecot IMAP server on loopback for the tests (GUIDE §7): own config in a temp dir,
 // passwd-file users, maildir owned by `nobody`, no TLS, no auth delay. Started in the foreground
@@ -30,17 +31,6 @@ const NOBODY = 65534;
 
 export function dovecotAvailable(): boolean {
   return existsSync('/usr/sbin/dovecot');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, logFile: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { parseFrom } from '../../features/scans/detect.js';
 import { type HeaderFields, headerFieldsFromPairs } from '../../features/scans/headers.js';
-import type { HeaderBatch, MessageHeaders } from '../provider.js';
+import { type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { GmailApiError, type GmailClient, type GmailMessage } from './client.js';
 import { type GmailSyncState, type ScanCheckpoint, snapshot } from './state.js';
 
@@ -9,16 +9,7 @@ import { type GmailSyncState, type ScanCheckpoint, snapshot } from './state.js';
 // message until its sender is known, then a `from:` id listing per sender for an exact count.
 
 /** Exactly what detection reads (GUIDE §4), asked for with format=metadata. */
-export const METADATA_HEADERS = [
-  'From',
-  'Date',
-  'Subject',
-  'Message-ID',
-  'List-Unsubscribe',
-  'List-Unsubscribe-Post',
-  'List-Id',
-  'Precedence',
-];
+export const METADATA_HEADERS: readonly string[] = SCAN_HEADER_FIELDS;
 
 /** Gmail has labels, not folders; a message id is valid mailbox-wide, so every message reports All Mail. */
 export const GMAIL_FOLDER = '[Gmail]/All Mail';

@@ -1,20 +1,10 @@
 import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
 import { parseHeaderBlock } from '../../features/scans/headers.js';
-import type { Folder, HeaderBatch, MessageHeaders } from '../provider.js';
+import { type Folder, type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
 import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';
 
 /** Exactly what detection reads (GUIDE §4); everything else stays on the server. */
-export const HEADER_FIELDS = [
-  'From',
-  'Date',
-  'Subject',
-  'Message-ID',
-  'List-Unsubscribe',
-  'List-Unsubscribe-Post',
-  'List-Id',
-  'Precedence',
-];
 
 // Sent and Drafts hold the user's own mail, Trash and Junk what they already rejected; \All, \Flagged and
 // \Important are views that repeat messages kept in other folders, so scanning them would count twice.
@@ -202,7 +192,7 @@ async function fetchHeaders(
   chunk: UidRange,
 ): Promise<MessageHeaders[]> {
   const rows: Array<{ uid: number; message: MessageHeaders }> = [];
-  const query = { uid: true, headers: HEADER_FIELDS, internalDate: true };
+  const query = { uid: true, headers: [...SCAN_HEADER_FIELDS], internalDate: true };
   for await (const msg of client.fetch(`${chunk.lo}:${chunk.hi}`, query, { uid: true })) {
     const fields = parseHeaderBlock(msg.headers ?? Buffer.alloc(0));
     rows.push({
