@@ -13,7 +13,8 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { createAccountsRepository } from './features/accounts/repository.js';
 import { createAccountsService } from './features/accounts/service.js';
 import { createContactService } from './features/contact/service.js';
-import { createMailboxesService } from './features/mailboxes/service.js';
+import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
+import { createOAuthService } from './features/oauth/service.js';
 import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
@@ -22,6 +23,7 @@ import { registerSessions } from './http/plugins/session.js';
 import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
 import { mailboxRoutes } from './http/routes/mailboxes.js';
+import { oauthRoutes } from './http/routes/oauth.js';
 import { publicRoutes } from './http/routes/public.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
@@ -79,6 +81,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       secrets,
       overridesJson: config.mailProviderOverrides,
       batchSize: config.scanBatchSize,
+      google: config.google,
+      googleBaseUrl: config.googleBaseUrl,
+      microsoft: config.microsoft,
+      microsoftBaseUrl: config.microsoftBaseUrl,
+      saveSecret: (mailboxId, sealed) => saveMailboxSecret(db, mailboxId, sealed),
     });
   const subscriptions = createSubscriptionsService(db);
   const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requestScan = (mailboxId: string) =>
     jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
   const mailboxes = createMailboxesService({ db, secrets, providers, requestScan });
+  const oauth = createOAuthService({ config, accounts, mailboxes });
 
   registerErrorHandler(app);
   await app.register(fastifyHelmet, {
@@ -140,6 +148,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
   await app.register(accountRoutes, { accounts, settings });
   await app.register(mailboxRoutes, { mailboxes, subscriptions, rateLimit: authLimit });
+  await app.register(oauthRoutes, {
+    oauth,
+    accounts,
+    secureCookies: config.secureCookies,
+    rateLimit: authLimit,
+  });
 
   await registerWebApp(app, config.webRoot);
 

@@ -44,6 +44,18 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_CLIENT_ID: z.string().optional(),
   MICROSOFT_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'GOOGLE_BASE_URL must be an http(s) URL (leave it unset for Google)',
+    })
+    .optional(),
+  MICROSOFT_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'MICROSOFT_BASE_URL must be an http(s) URL (leave it unset for Microsoft)',
+    })
+    .optional(),
 });
 
 export interface Config {
@@ -62,6 +74,10 @@ export interface Config {
   logLevel: string;
   google: { clientId: string; clientSecret: string } | null;
   microsoft: { clientId: string; clientSecret: string } | null;
+  /** GOOGLE_BASE_URL: one origin for every Google call (the emulator in tests); null for Google itself. */
+  googleBaseUrl: string | null;
+  /** MICROSOFT_BASE_URL: one origin for Graph and the identity platform (tests); null for Microsoft. */
+  microsoftBaseUrl: string | null;
   webRoot: string | null;
   logoBaseUrl: string | null;
   /** PostgreSQL schema of the job queue (pg-boss) when DATABASE_URL is set. */
@@ -146,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     microsoft: pair(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
+    googleBaseUrl: e.GOOGLE_BASE_URL ? e.GOOGLE_BASE_URL.replace(/\/+$/, '') : null,
+    microsoftBaseUrl: e.MICROSOFT_BASE_URL ? e.MICROSOFT_BASE_URL.replace(/\/+$/, '') : null,
     webRoot: null,
     jobSchema: e.JOB_SCHEMA,
     roles: new Set(ROLES),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -27,6 +27,21 @@ import type { Socket } from 'node:net';
 //   `POST /{tenant}/oauth2/v2.0/token` with `grant_type=refresh_token`; the answer carries a new refresh
 //   token (the old one is not revoked by its use); a revoked grant answers 400 `invalid_grant`; a wrong
 //   client secret 401 `invalid_client`.
+// - learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow ("Request an authorization code",
+//   "Redeem a code for an access token"): `GET /{tenant}/oauth2/v2.0/authorize` with client_id,
+//   response_type=code, redirect_uri, scope, state, code_challenge(_method) (PKCE, RFC 7636: S256 or plain),
+//   answered on redirect_uri with `code` and `state`, or `error=access_denied` when the user declines;
+//   `grant_type=authorization_code` with code, redirect_uri and code_verifier; codes are single-use and
+//   short-lived; a refresh token only for `offline_access`, an id_token only for `openid`.
+// - learn.microsoft.com/entra/identity-platform/id-token-claims-reference: v2.0 id_token claims (`iss` =
+//   `https://login.microsoftonline.com/{tid}/v2.0`, `aud` = client id, `tid`, `oid`, `preferred_username`,
+//   `email` with the email scope); personal accounts live in tenant 9188040d-6c67-4c5b-b112-36a304b66dad;
+//   the optional claim `xms_edov` says whether the tenant verified the email's domain (the
+//   migrate-off-email-claim-authorization guidance).
+//
+// The sign-in page of the fake lists its users as forms (like the real account picker): posting one back
+// with `login_hint` signs that user in and consents; posting `cancel` declines. A GET whose `login_hint`
+// names a user skips the page (single sign-on).
 //
 // Path mapping (the same as the adapter's `microsoftBaseUrls`): one origin serves both hosts with their
 // real paths: `/v1.0/...` for graph.microsoft.com and `/{tenant}/oauth2/v2.0/...` for
@@ -86,6 +101,32 @@ interface FakeUser {
   refuseGraph: boolean;
   /** An account without an Exchange Online mailbox: mail calls answer 404 MailboxNotEnabledForRESTAPI. */
   noMailbox: boolean;
+  /** The directory (tenant) of the account: the consumer tenant for personal accounts. */
+  tenantId: string;
+  /** The optional `xms_edov` claim; left out of id_tokens when null. */
+  emailDomainVerified: boolean | null;
+}
+
+/** Personal Microsoft accounts (Outlook.com, Hotmail): the consumer tenant. */
+export const CONSUMER_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
+
+export interface FakeUserOptions {
+  /** Tenant of the account; default the consumer tenant (a personal Outlook.com account). */
+  tenantId?: string;
+  /** Adds the optional claim `xms_edov` with this value to the user's id_tokens. */
+  emailDomainVerified?: boolean;
+}
+
+/** An authorization code waiting to be redeemed (v2-oauth2-auth-code-flow). */
+interface PendingCode {
+  userId: string;
+  redirectUri: string;
+  scope: string;
+  challenge: string | null;
+  method: 'S256' | 'plain';
+  nonce: string | null;
+  expiresAt: number;
+  redeemed: boolean;
 }
 
 /** One round of a delta query: what it returns was fixed when the round began. */
@@ -138,6 +179,8 @@ export interface GraphFakeOptions {
   accessTokenLifetime?: number;
   /** Issue a new refresh token on every refresh, as Microsoft does. Default true. */
   rotateRefreshTokens?: boolean;
+  /** Registered redirect URIs of the app; any http(s) URI is accepted when unset. */
+  redirectUris?: string[];
 }
 
 export interface GraphFake {
@@ -146,7 +189,9 @@ export interface GraphFake {
   clientId: string;
   clientSecret: string;
   requests: LoggedRequest[];
-  addUser(email: string): FakeMailbox;
+  addUser(email: string, options?: FakeUserOptions): FakeMailbox;
+  /** Authorization codes issued so far (for assertions on the authorization requests). */
+  authorizations: Array<{ userId: string; scope: string; codeChallengeMethod: string | null }>;
   /** Makes the next matching requests fail. */
   fault(fault: Fault): void;
   /** Every outstanding delta and skip token of the folder (of every folder when unset) answers 410. */
@@ -235,6 +280,9 @@ class HttpError extends Error {
   }
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 const graphId = (prefix: string) => `${prefix}${randomBytes(33).toString('base64url')}=`;
 
 export async function startGraphFake(options: GraphFakeOptions = {}): Promise<GraphFake> {
@@ -242,6 +290,11 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
   const clientSecret = options.clientSecret ?? `secret-${randomBytes(8).toString('hex')}`;
   const lifetime = options.accessTokenLifetime ?? 3599;
   const rotate = options.rotateRefreshTokens ?? true;
+  const codes = new Map<string, PendingCode>();
+  const authorizations: GraphFake['authorizations'] = [];
+  // id_tokens are signed RS256 like Microsoft's (the keys are served at /{tenant}/discovery/v2.0/keys).
+  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyId = randomBytes(8).toString('hex');
 
   const users = new Map<string, FakeUser>();
   const refreshTokens = new Map<string, { userId: string; revoked: boolean }>();
@@ -345,7 +398,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     return n;
   }
 
-  function newUser(email: string): FakeUser {
+  function newUser(email: string, opts: FakeUserOptions = {}): FakeUser {
     const user: FakeUser = {
       id: randomBytes(16).toString('hex'),
       email,
@@ -357,6 +410,8 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       rootId: graphId('AQMkAD'),
       refuseGraph: false,
       noMailbox: false,
+      tenantId: opts.tenantId ?? CONSUMER_TENANT,
+      emailDomainVerified: opts.emailDomainVerified ?? null,
     };
     user.folders.set(user.rootId, {
       id: user.rootId,
@@ -532,6 +587,12 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     }
     const url = new URL(req.url ?? '/', origin);
     if (/^\/[^/]+\/oauth2\/v2\.0\/token$/.test(url.pathname)) return token(req, res);
+    if (/^\/[^/]+\/oauth2\/v2\.0\/authorize$/.test(url.pathname)) return authorize(req, res, url);
+    if (/^\/[^/]+\/discovery\/v2\.0\/keys$/.test(url.pathname)) {
+      return send(res, 200, {
+        keys: [{ ...signingKey.publicKey.export({ format: 'jwk' }), kid: keyId, use: 'sig', alg: 'RS256' }],
+      });
+    }
     if (url.pathname.startsWith('/v1.0/')) {
       try {
         return graph(req, res, url);
@@ -557,6 +618,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
       return oauthError(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.');
     }
+    if (form.get('grant_type') === 'authorization_code') return redeemCode(form, req, res, oauthError);
     if (form.get('grant_type') !== 'refresh_token') {
       return oauthError(
         400,
@@ -589,6 +651,192 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       access_token: access,
       refresh_token: refresh,
     });
+  }
+
+  // v2-oauth2-auth-code-flow, "Request an authorization code": the account picker and consent in one step.
+  async function authorize(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
+    const params = new URLSearchParams(url.search);
+    if (req.method === 'POST')
+      for (const [k, v] of new URLSearchParams(await readBody(req))) params.set(k, v);
+    else if (req.method !== 'GET') return page(res, 405, 'Method not allowed', '');
+    const get = (name: string) => params.get(name) ?? '';
+    if (get('client_id') !== clientId) {
+      return page(
+        res,
+        400,
+        'Sign in',
+        `AADSTS700016: Application with identifier '${escapeHtml(get('client_id'))}' was not found.`,
+      );
+    }
+    const redirectUri = get('redirect_uri');
+    let target: URL;
+    try {
+      target = new URL(redirectUri);
+      if (!/^https?:$/.test(target.protocol)) throw new Error('scheme');
+      if (options.redirectUris && !options.redirectUris.includes(redirectUri))
+        throw new Error('unregistered');
+    } catch {
+      return page(
+        res,
+        400,
+        'Sign in',
+        'AADSTS50011: The redirect URI specified in the request does not match the redirect URIs configured for the application.',
+      );
+    }
+    // From here on errors go back to the app, on the redirect URI (response_mode=query).
+    const back = (query: Record<string, string>) => {
+      for (const [k, v] of Object.entries(query)) target.searchParams.set(k, v);
+      if (params.has('state')) target.searchParams.set('state', get('state'));
+      res.writeHead(302, { Location: target.toString(), 'Content-Length': '0' });
+      res.end();
+      return 302;
+    };
+    const fail = (error: string, description: string) =>
+      back({ error, error_description: `${description}\r\nTrace ID: ${randomBytes(8).toString('hex')}` });
+    if (get('response_type') !== 'code') {
+      return fail('unsupported_response_type', 'AADSTS70005: The response_type is not supported.');
+    }
+    if (!get('scope').trim())
+      return fail('invalid_request', "AADSTS900144: The request body must contain 'scope'.");
+    const method = params.get('code_challenge_method') ?? (params.has('code_challenge') ? 'plain' : null);
+    if (method !== null && method !== 'S256' && method !== 'plain') {
+      return fail('invalid_request', 'AADSTS501491: Invalid code_challenge_method.');
+    }
+    if (method !== null && !/^[A-Za-z0-9._~-]{43,128}$/.test(get('code_challenge'))) {
+      return fail('invalid_request', 'AADSTS501491: Invalid size of code_challenge parameter.');
+    }
+    if (req.method === 'POST' && params.has('cancel')) {
+      return fail('access_denied', 'AADSTS65004: User declined to consent to access the app.');
+    }
+    const hint = get('login_hint').toLowerCase();
+    const user = hint ? [...users.values()].find((u) => u.email.toLowerCase() === hint) : undefined;
+    if (!user) {
+      // The account picker: one form per account, and a way to decline.
+      const hidden = [...params]
+        .filter(([k]) => k !== 'login_hint' && k !== 'cancel')
+        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+        .join('');
+      const forms = [...users.values()]
+        .map(
+          (u) =>
+            `<form method="post">${hidden}<input type="hidden" name="login_hint" value="${escapeHtml(u.email)}"><button>${escapeHtml(u.email)}</button></form>`,
+        )
+        .join('\n');
+      return page(
+        res,
+        200,
+        'Pick an account',
+        `${forms}\n<form method="post">${hidden}<input type="hidden" name="cancel" value="1"><button>Cancel</button></form>`,
+      );
+    }
+    const code = `M.C${randomBytes(3).toString('hex')}_${randomBytes(48).toString('base64url')}`;
+    codes.set(code, {
+      userId: user.id,
+      redirectUri,
+      scope: get('scope'),
+      challenge: method === null ? null : get('code_challenge'),
+      method: method === 'S256' ? 'S256' : 'plain',
+      nonce: params.get('nonce'),
+      // Authorization codes live about ten minutes.
+      expiresAt: Date.now() + 10 * 60_000,
+      redeemed: false,
+    });
+    authorizations.push({ userId: user.id, scope: get('scope'), codeChallengeMethod: method });
+    owners.set(req, user.id);
+    return back({ code });
+  }
+
+  // v2-oauth2-auth-code-flow, "Redeem a code for an access token".
+  function redeemCode(
+    form: URLSearchParams,
+    req: IncomingMessage,
+    res: ServerResponse,
+    oauthError: (status: number, error: string, description: string) => number,
+  ): number {
+    const pending = codes.get(form.get('code') ?? '');
+    if (!pending || pending.expiresAt <= Date.now()) {
+      return oauthError(
+        400,
+        'invalid_grant',
+        'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity.',
+      );
+    }
+    owners.set(req, pending.userId);
+    if (pending.redeemed) {
+      return oauthError(400, 'invalid_grant', 'AADSTS54005: OAuth2 Authorization code was already redeemed.');
+    }
+    if (form.get('redirect_uri') !== pending.redirectUri) {
+      return oauthError(
+        400,
+        'invalid_grant',
+        'AADSTS50011: The redirect URI does not match the one used to request the authorization code.',
+      );
+    }
+    if (pending.challenge !== null) {
+      const verifier = form.get('code_verifier') ?? '';
+      const derived =
+        pending.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+      if (!verifier || derived !== pending.challenge) {
+        return oauthError(
+          400,
+          'invalid_grant',
+          'AADSTS50148: The code_verifier provided does not match the code_challenge supplied in the authorization request for PKCE.',
+        );
+      }
+    }
+    pending.redeemed = true;
+    const user = users.get(pending.userId)!;
+    const scopes = pending.scope.split(/\s+/).filter(Boolean);
+    const access = `at-${randomBytes(24).toString('base64url')}`;
+    accessTokens.set(access, { userId: user.id, expiresAt: Date.now() + lifetime * 1000 });
+    const body: Record<string, unknown> = {
+      token_type: 'Bearer',
+      scope: scopes.join(' '),
+      expires_in: lifetime,
+      ext_expires_in: lifetime,
+      access_token: access,
+    };
+    if (scopes.includes('offline_access')) {
+      const refresh = `rt-${randomBytes(24).toString('base64url')}`;
+      refreshTokens.set(refresh, { userId: user.id, revoked: false });
+      body.refresh_token = refresh;
+    }
+    if (scopes.includes('openid')) body.id_token = idToken(user, scopes, pending.nonce);
+    return send(res, 200, body);
+  }
+
+  function idToken(user: FakeUser, scopes: string[], nonce: string | null): string {
+    const now = Math.floor(Date.now() / 1000);
+    const oid = `${user.id.slice(0, 8)}-${user.id.slice(8, 12)}-${user.id.slice(12, 16)}-${user.id.slice(16, 20)}-${user.id.slice(20, 32)}`;
+    const claims: Record<string, unknown> = {
+      ver: '2.0',
+      iss: `${origin}/${user.tenantId}/v2.0`,
+      sub: createHash('sha256').update(`${user.id}:${clientId}`).digest('base64url').slice(0, 43),
+      aud: clientId,
+      exp: now + 3600,
+      iat: now,
+      nbf: now,
+      name: user.displayName,
+      preferred_username: user.email,
+      oid,
+      tid: user.tenantId,
+      ...(nonce ? { nonce } : {}),
+      ...(scopes.includes('email') ? { email: user.email } : {}),
+      ...(user.emailDomainVerified === null ? {} : { xms_edov: user.emailDomainVerified }),
+    };
+    const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+    const input = `${encode({ typ: 'JWT', alg: 'RS256', kid: keyId })}.${encode(claims)}`;
+    return `${input}.${sign('sha256', Buffer.from(input), signingKey.privateKey).toString('base64url')}`;
+  }
+
+  function page(res: ServerResponse, status: number, title: string, body: string): number {
+    const html = `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>\n${body}\n</body></html>`;
+    res.writeHead(status, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(html)),
+    });
+    res.end(html);
+    return status;
   }
 
   function authenticate(req: IncomingMessage): FakeUser {
@@ -895,8 +1143,9 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     clientId,
     clientSecret,
     requests,
-    addUser(email) {
-      const user = newUser(email);
+    authorizations,
+    addUser(email, opts) {
+      const user = newUser(email, opts);
       users.set(user.id, user);
       return mailbox(user);
     },

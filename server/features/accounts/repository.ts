@@ -27,11 +27,14 @@ export function createAccountsRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** Inserts a user; answers false when the email is already taken (unique constraint). */
+    /**
+     * Inserts a user; answers false when the email is already taken (unique constraint). No password hash:
+     * an account created by signing in with Google or Microsoft.
+     */
     async insertUser(user: {
       id: string;
       email: string;
-      passwordHash: string;
+      passwordHash: string | null;
       now: number;
     }): Promise<boolean> {
       const result = await db

@@ -76,6 +76,32 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       return startSession(user.id);
     },
 
+    /**
+     * Sign-in and sign-up with Google or Microsoft: the user with this address, or a new one without a
+     * password. The caller vouches that the provider verified the address; an existing password account
+     * with it is the same person's, so it is the one signed in.
+     */
+    async findOrCreateVerifiedUser(emailInput: string): Promise<{ userId: string; created: boolean }> {
+      const email = normalizeEmail(emailInput);
+      if (validateEmail(email)) throw badRequest(MESSAGES.invalidEmail);
+      const found = await repo.findUserByEmail(email);
+      if (found) return { userId: found.id, created: false };
+      const id = randomUUID();
+      if (await repo.insertUser({ id, email, passwordHash: null, now: now() })) {
+        return { userId: id, created: true };
+      }
+      // Lost a race with a concurrent sign-up of the same address: that account is the one.
+      const winner = await repo.findUserByEmail(email);
+      if (!winner) throw new Error('A user vanished while signing in');
+      return { userId: winner.id, created: false };
+    },
+
+    /** A new session for a user who proved who they are some other way (OAuth). */
+    async openSession(userId: string): Promise<NewSession> {
+      await repo.deleteExpiredSessions(now());
+      return startSession(userId);
+    },
+
     async sessionUser(token: string | undefined) {
       if (!token) return undefined;
       return repo.findSessionUser(hashToken(token), now());

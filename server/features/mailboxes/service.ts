@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../contract/api.js';
-import { SCREENS } from '../../../contract/routes.js';
+import { API, SCREENS } from '../../../contract/routes.js';
 import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -28,8 +28,19 @@ const STATUS: Record<string, EmailAccount['status']> = {
   error: 'error',
 };
 
+/** The providers connected through OAuth; their secret is a refresh token. */
+export type OAuthMailboxProvider = 'gmail' | 'outlook';
+
+/** Stores a new sealed secret on a mailbox (a refresh token Microsoft rotated during a scan). */
+export async function saveMailboxSecret(db: Db, mailboxId: string, sealed: string): Promise<void> {
+  await db.updateTable('mailboxes').set({ secret: sealed }).where('id', '=', mailboxId).execute();
+}
+
 /** Where the user re-enters credentials for a mailbox whose password or grant stopped working. */
 export function reauthUrl(mailbox: { provider: string; email: string }): string {
+  // OAuth mailboxes go through the provider's consent again, as an added account of the signed-in user.
+  if (mailbox.provider === 'gmail') return `${API.google}?intent=add`;
+  if (mailbox.provider === 'outlook') return `${API.outlook}?intent=add`;
   return `${SCREENS.addMailbox}?provider=${encodeURIComponent(mailbox.provider)}&email=${encodeURIComponent(mailbox.email)}`;
 }
 
@@ -55,6 +66,13 @@ export function createMailboxesService({
         if (serverError) throw badRequest(serverError);
       }
       const email = normalizeEmail(body.email);
+      const existing = await db
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('email', '=', email)
+        .executeTakeFirst();
+      const id = existing?.id ?? randomUUID();
       const candidate = {
         provider,
         email,
@@ -63,7 +81,7 @@ export function createMailboxesService({
         imap_port: custom && body.host ? (body.port ?? 993) : null,
         imap_secure: custom && body.host ? (body.secure === false ? 0 : 1) : null,
       };
-      const mail = providers(candidate);
+      const mail = providers({ id, ...candidate });
       try {
         await mail.verify();
       } catch (e) {
@@ -73,14 +91,7 @@ export function createMailboxesService({
       } finally {
         await mail.close();
       }
-      const existing = await db
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .executeTakeFirst();
-      let id = existing?.id;
-      if (id) {
+      if (existing) {
         // Same mailbox again (a new app password after a revoked one): keep what was found.
         await db
           .updateTable('mailboxes')
@@ -88,7 +99,6 @@ export function createMailboxesService({
           .where('id', '=', id)
           .execute();
       } else {
-        id = randomUUID();
         await db
           .insertInto('mailboxes')
           .values({ id, user_id: userId, ...candidate, status: 'active', created_at: now() })
@@ -96,6 +106,78 @@ export function createMailboxesService({
       }
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
+    },
+
+    /**
+     * Stores the mailbox an OAuth sign-in (Gmail, Outlook) granted, with its refresh token sealed, and starts
+     * its scan. The same address again (a new grant after a revoked one) keeps what was found; an address
+     * that was connected through another provider before starts over, because the stored checkpoint and
+     * message ids belong to the other provider's adapter and would count the mail twice.
+     */
+    async connectOAuth(
+      userId: string,
+      grant: { provider: OAuthMailboxProvider; email: string; refreshToken: string },
+    ): Promise<{ mailboxId: string; created: boolean }> {
+      const email = normalizeEmail(grant.email);
+      const secret = secrets.seal(grant.refreshToken);
+      const result = await db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('mailboxes')
+          .select(['id', 'provider'])
+          .where('user_id', '=', userId)
+          .where('email', '=', email)
+          .executeTakeFirst();
+        if (!existing) {
+          const id = randomUUID();
+          const inserted = await trx
+            .insertInto('mailboxes')
+            .values({
+              id,
+              user_id: userId,
+              email,
+              provider: grant.provider,
+              secret,
+              status: 'active',
+              created_at: now(),
+            })
+            .onConflict((oc) => oc.columns(['user_id', 'email']).doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { mailboxId: id, created: true };
+        }
+        // Present (or inserted by a concurrent callback of the same user a moment ago): refresh the grant.
+        const row =
+          existing ??
+          (await trx
+            .selectFrom('mailboxes')
+            .select(['id', 'provider'])
+            .where('user_id', '=', userId)
+            .where('email', '=', email)
+            .executeTakeFirstOrThrow());
+        if (row.provider !== grant.provider) {
+          await trx.deleteFrom('messages').where('mailbox_id', '=', row.id).execute();
+          await trx.deleteFrom('scanned_messages').where('mailbox_id', '=', row.id).execute();
+          await trx.deleteFrom('senders').where('mailbox_id', '=', row.id).execute();
+        }
+        await trx
+          .updateTable('mailboxes')
+          .set({
+            provider: grant.provider,
+            secret,
+            status: 'active',
+            last_error: null,
+            imap_host: null,
+            imap_port: null,
+            imap_secure: null,
+            ...(row.provider !== grant.provider
+              ? { sync_state: null, scan_complete: 0, last_scanned_at: null }
+              : {}),
+          })
+          .where('id', '=', row.id)
+          .execute();
+        return { mailboxId: row.id, created: false };
+      });
+      await requestScan(result.mailboxId);
+      return result;
     },
 
     async list(userId: string): Promise<EmailAccount[]> {

@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SCREENS } from '../../../contract/routes.js';
+import type { AccountsService } from '../../features/accounts/service.js';
+import { decodeFlow, encodeFlow, FLOW_TTL_MS, flowCookieName, sameState } from '../../features/oauth/flow.js';
+import {
+  OAUTH_INTENTS,
+  OAUTH_PROVIDERS,
+  type OAuthIntent,
+  type OAuthProviderName,
+} from '../../features/oauth/providers.js';
+import { OAuthFailure, type OAuthService } from '../../features/oauth/service.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { SESSION_COOKIE } from '../plugins/session.js';
+
+// GET /auth/{google|outlook}?intent=signin|signup|add → the provider's consent screen;
+// GET /auth/{google|outlook}/callback?code&state (or ?error) → back into the product.
+// Browser navigations, not API calls: every outcome is a redirect, except a provider this server has no
+// keys for (404 {message}) and an unknown intent (400 {message}).
+
+export interface OAuthRouteOptions {
+  oauth: OAuthService;
+  accounts: AccountsService;
+  secureCookies: boolean;
+  /** AUTH_RATE_LIMIT: each callback costs a call to the provider's token endpoint. */
+  rateLimit: { max: number; timeWindow: number };
+}
+
+const LABEL: Record<OAuthProviderName, string> = { google: 'Google', outlook: 'Microsoft' };
+
+/** Where a failed sign-in lands: the picker it started from, with the reason. */
+function failureUrl(intent: OAuthIntent, message: string): string {
+  const screen = intent === 'add' ? SCREENS.accounts : SCREENS.signin;
+  return `${screen}?error=oauth&message=${encodeURIComponent(message)}`;
+}
+
+export async function oauthRoutes(
+  app: FastifyInstance,
+  { oauth, accounts, secureCookies, rateLimit }: OAuthRouteOptions,
+) {
+  for (const provider of OAUTH_PROVIDERS) {
+    const cookie = flowCookieName(provider);
+    // Lax: the callback is a top-level GET navigation from the provider, which Lax cookies accompany.
+    const cookieOptions = {
+      path: `/auth/${provider}`,
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: secureCookies,
+    };
+
+    app.get<{ Querystring: { intent?: string } }>(`/auth/${provider}`, async (request, reply) => {
+      const unavailable = oauth.unavailable(provider);
+      if (unavailable) throw notFound(unavailable);
+      const intent = (request.query.intent ?? 'signin') as OAuthIntent;
+      if (!OAUTH_INTENTS.includes(intent)) {
+        throw badRequest(`Unknown intent ${String(request.query.intent)}: use signin, signup or add.`);
+      }
+      const user = await request.sessionUser();
+      if (intent === 'add' && !user) return reply.redirect(SCREENS.signin);
+      const { flow, url } = oauth.begin(provider, intent, user?.userId ?? null);
+      reply.header('cache-control', 'no-store');
+      reply.setCookie(cookie, encodeFlow(flow), {
+        ...cookieOptions,
+        signed: true,
+        maxAge: FLOW_TTL_MS / 1000,
+      });
+      return reply.redirect(url);
+    });
+
+    app.get<{ Querystring: { code?: string; state?: string; error?: string; error_description?: string } }>(
+      `/auth/${provider}/callback`,
+      { config: { rateLimit } },
+      async (request, reply) => {
+        const unavailable = oauth.unavailable(provider);
+        if (unavailable) throw notFound(unavailable);
+        reply.header('cache-control', 'no-store');
+        // One attempt per started flow: whatever happens next, the cookie is spent.
+        reply.clearCookie(cookie, cookieOptions);
+        const raw = request.cookies[cookie];
+        const unsigned = raw ? request.unsignCookie(raw) : null;
+        const flow =
+          unsigned?.valid && unsigned.value ? decodeFlow(unsigned.value, provider, Date.now()) : null;
+        const user = await request.sessionUser();
+        const fail = (intent: OAuthIntent, message: string, detail?: string): FastifyReply => {
+          request.log.warn({ provider, intent, reason: detail ?? message }, 'oauth sign-in failed');
+          return reply.redirect(failureUrl(intent, message));
+        };
+
+        if (!flow || !sameState(flow.state, request.query.state)) {
+          return fail(
+            flow?.intent ?? (user ? 'add' : 'signin'),
+            `This ${LABEL[provider]} sign-in was started in another window or took longer than 10 minutes. Please try again.`,
+            flow ? 'state mismatch' : 'no valid flow cookie',
+          );
+        }
+        const { error, code } = request.query;
+        if (error) {
+          return fail(
+            flow.intent,
+            error === 'access_denied'
+              ? `You did not allow Inbox Genie to read this mailbox, so nothing was connected.`
+              : `${LABEL[provider]} refused the sign-in. Please try again.`,
+            `${error}: ${request.query.error_description ?? ''}`,
+          );
+        }
+        if (!code)
+          return fail(flow.intent, `${LABEL[provider]} sent no authorization code. Please try again.`);
+        if (flow.intent === 'add') {
+          // The mailbox goes to whoever started adding it, and only while they are still signed in.
+          if (!user) return reply.redirect(SCREENS.signin);
+          if (user.userId !== flow.userId) {
+            return fail('add', 'You signed in as someone else meanwhile. Please add the mailbox again.');
+          }
+        }
+
+        let done: Awaited<ReturnType<OAuthService['complete']>>;
+        try {
+          done = await oauth.complete(flow, code);
+        } catch (err) {
+          if (err instanceof OAuthFailure) return fail(flow.intent, err.message, err.detail);
+          throw err;
+        }
+        if (done.sessionToken) {
+          // Signing in as this account replaces whatever session the browser had.
+          if (user) await accounts.logout(request.cookies[SESSION_COOKIE]);
+          reply.startSession(done.sessionToken);
+        }
+        request.log.info(
+          {
+            provider,
+            intent: flow.intent,
+            userId: done.userId,
+            mailboxId: done.mailboxId,
+            created: done.userCreated,
+          },
+          'oauth sign-in completed',
+        );
+        return reply.redirect(SCREENS.subscriptions);
+      },
+    );
+  }
+}

@@ -1,0 +1,382 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Subscription } from '../contract/api.js';
+import { SecretBox } from '../server/lib/crypto.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { GMAIL_SCOPES, type GoogleEmulator, startGoogleEmulator } from './helpers/google-emulator.js';
+
+// Sign-up, sign-in and add-account with Google end to end: the product's /auth/google routes against
+// @emulators/google in-process (authorization code flow with PKCE, its consent form, token endpoint and
+// Gmail API), then the scan of the granted mailbox, on SQLite and PostgreSQL.
+
+// The emulator's OAuth client is registered with this redirect URI (test/helpers/google-emulator.ts), so the
+// product's PUBLIC_URL is its origin. Nothing listens there: the tests carry the redirect back by hand.
+const PUBLIC_URL = 'http://127.0.0.1:9';
+const CALLBACK = `${PUBLIC_URL}/auth/google/callback`;
+
+let emu: GoogleEmulator;
+beforeAll(async () => {
+  emu = await startGoogleEmulator();
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
+
+/** A Gmail account with two newsletters (3 and 2 messages), a personal sender and spam. */
+async function gmailUser(label: string): Promise<string> {
+  const email = `${label}-${randomBytes(4).toString('hex')}@gmail.test`;
+  await emu.addUser(email);
+  const news = {
+    from: 'Daily News <news@daily.example>',
+    body: 'Headlines. Unsubscribe: https://daily.example/u/1',
+    listUnsubscribe: '<https://daily.example/u/1>, <mailto:leave@daily.example>',
+    labels: ['INBOX', 'CATEGORY_UPDATES'],
+  };
+  const dev = {
+    from: 'Dev List <dev@lists.example>',
+    body: 'Two new threads. To unsubscribe, visit the list page.',
+    listId: '<dev.lists.example>',
+    precedence: 'list',
+    labels: ['INBOX', 'CATEGORY_FORUMS'],
+  };
+  const friend = { from: 'Friend <friend@example.org>', body: 'Lunch at noon?' };
+  emu.insert(email, [
+    { ...news, subject: 'News 3', date: day(1) },
+    { ...dev, subject: 'Release 2.1', date: day(2) },
+    { ...friend, subject: 'Lunch?', date: day(3) },
+    { ...news, subject: 'News 2', date: day(4) },
+    { ...dev, subject: 'Release 2.0', date: day(5) },
+    { ...friend, subject: 'Re: Lunch?', date: day(6) },
+    { ...news, subject: 'News 1', date: day(7) },
+    {
+      from: 'Winner <win@junk.example>',
+      subject: 'You won',
+      body: 'Claim now. unsubscribe',
+      listUnsubscribe: '<https://junk.example/u>',
+      labels: ['SPAM'],
+      date: day(1),
+    },
+  ]);
+  return email;
+}
+
+const decodeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/**
+ * What the user does on Google's side: opens the authorization URL, picks their account on the emulator's
+ * sign-in page (one form per account) and is redirected back. Answers the callback path the browser would
+ * load next. `tamper` edits the submitted form (e.g. a scope the user unticked).
+ */
+async function consent(
+  authorizeUrl: string,
+  email: string,
+  tamper: (fields: Record<string, string>) => void = () => {},
+): Promise<string> {
+  const page = await fetch(authorizeUrl);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) =>
+    m[2]!.includes(`name="email" value="${email}"`),
+  );
+  if (!form) throw new Error(`no account ${email} on the emulator's sign-in page`);
+  const fields: Record<string, string> = {};
+  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
+    fields[decodeHtml(input[1]!)] = decodeHtml(input[2]!);
+  }
+  tamper(fields);
+  const back = await fetch(new URL(decodeHtml(form[1]!), emu.baseUrl), {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+  expect(back.status).toBe(302);
+  const location = back.headers.get('location') ?? '';
+  expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
+  const url = new URL(location);
+  return `${url.pathname}${url.search}`;
+}
+
+describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
+  let t: TestApp;
+  let secrets: SecretBox;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      PUBLIC_URL,
+      GOOGLE_CLIENT_ID: emu.clientId,
+      GOOGLE_CLIENT_SECRET: emu.clientSecret,
+      GOOGLE_BASE_URL: emu.baseUrl,
+    });
+    secrets = new SecretBox(t.config.secretKey);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** GET /auth/google?intent=… → the emulator's authorization URL (asserted to be a proper request). */
+  async function start(client: Client, intent: string): Promise<string> {
+    const res = await client.get(`/auth/google?intent=${intent}`);
+    expect(res.statusCode).toBe(302);
+    return res.headers.location as string;
+  }
+
+  /** The whole dance: start, consent as `email`, callback. Answers the callback's response. */
+  async function signInWithGoogle(client: Client, intent: string, email: string) {
+    const callback = await consent(await start(client, intent), email);
+    return client.get(callback);
+  }
+
+  const usersWith = (email: string) =>
+    t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).execute();
+  const mailboxesOf = (email: string) =>
+    t.db
+      .selectFrom('mailboxes')
+      .select(['id', 'user_id', 'provider', 'secret', 'status'])
+      .where('email', '=', email)
+      .execute();
+
+  it('sends the browser to Google with PKCE S256, a random state and offline access', async () => {
+    const client = new Client(t.app);
+    const res = await client.get('/auth/google?intent=signup');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const url = new URL(res.headers.location as string);
+    expect(`${url.origin}${url.pathname}`).toBe(`${emu.baseUrl}/o/oauth2/v2/auth`);
+    const q = Object.fromEntries(url.searchParams);
+    expect(q).toMatchObject({
+      client_id: emu.clientId,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      scope: GMAIL_SCOPES,
+      code_challenge_method: 'S256',
+      access_type: 'offline',
+      prompt: 'consent',
+      include_granted_scopes: 'true',
+    });
+    expect(q.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // A second start gets a new state and a new verifier.
+    const again = new URL((await client.get('/auth/google?intent=signup')).headers.location as string);
+    expect(again.searchParams.get('state')).not.toBe(q.state);
+    expect(again.searchParams.get('code_challenge')).not.toBe(q.code_challenge);
+
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^ig_oauth_google=[^;]+\.[^;]+;/); // signed: value.signature
+    expect(cookie).toContain('Max-Age=600');
+    expect(cookie).toContain('Path=/auth/google');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+  });
+
+  it('signs up: creates the user, stores the Gmail mailbox sealed, and its scan lists the newsletters', async () => {
+    const email = await gmailUser('signup');
+    const client = new Client(t.app);
+    const done = await signInWithGoogle(client, 'signup', email);
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe('/genie/subscriptions');
+    expect(client.hasCookie('ig_session')).toBe(true);
+    expect(client.hasCookie('ig_oauth_google')).toBe(false);
+
+    const users = await usersWith(email);
+    expect(users).toHaveLength(1);
+    expect(users[0]!.password_hash).toBeNull();
+    const [mailbox, ...more] = await mailboxesOf(email);
+    expect(more).toHaveLength(0);
+    expect(mailbox).toMatchObject({ user_id: users[0]!.id, provider: 'gmail' });
+    expect(mailbox!.secret).toMatch(/^v1\./);
+    const refreshToken = secrets.open(mailbox!.secret!);
+    expect(refreshToken).toMatch(/^google_refresh_/);
+    expect(mailbox!.secret).not.toContain(refreshToken);
+
+    await t.app.jobs.idle();
+    const list = await client.get('/get-unsubscribe-emails');
+    expect(list.statusCode).toBe(200);
+    const data = list.json().data as Subscription[];
+    expect(data.map((s) => [s.address, s.messageCount])).toEqual([
+      ['news@daily.example', 3],
+      ['dev@lists.example', 2],
+    ]);
+    expect(data[0]).toMatchObject({ senderName: 'Daily News', account: email, category: 'uncategorized' });
+    expect((await client.get('/get-email-accounts')).json().data).toEqual([
+      expect.objectContaining({ email, provider: 'gmail', status: 'active' }),
+    ]);
+    expect((await client.get('/signin-status/')).json()).toEqual({ status: true });
+  });
+
+  it('signs in again with the same Google account as the same user, with one mailbox', async () => {
+    const email = await gmailUser('again');
+    const first = new Client(t.app);
+    expect((await signInWithGoogle(first, 'signup', email)).headers.location).toBe('/genie/subscriptions');
+    await t.app.jobs.idle();
+    const [user] = await usersWith(email);
+    const [before] = await mailboxesOf(email);
+
+    const second = new Client(t.app);
+    const done = await signInWithGoogle(second, 'signin', email);
+    expect(done.headers.location).toBe('/genie/subscriptions');
+    expect(second.hasCookie('ig_session')).toBe(true);
+    expect(await usersWith(email)).toEqual([user]);
+    const after = await mailboxesOf(email);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).toBe(before!.id);
+    // The new grant replaced the old one.
+    expect(secrets.open(after[0]!.secret!)).not.toBe(secrets.open(before!.secret!));
+    await t.app.jobs.idle();
+    // Both browsers are signed in as that user; the rescan counted nothing twice.
+    for (const client of [first, second]) {
+      const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+      expect(data.map((s) => [s.address, s.messageCount])).toEqual([
+        ['news@daily.example', 3],
+        ['dev@lists.example', 2],
+      ]);
+    }
+  });
+
+  it('signs a password account with the same address in, rather than creating another', async () => {
+    const email = await gmailUser('password');
+    const client = new Client(t.app);
+    expect((await client.post('/auth/signup', { email, password: 'long enough' })).statusCode).toBe(200);
+    const [user] = await usersWith(email);
+    const other = new Client(t.app);
+    expect((await signInWithGoogle(other, 'signin', email)).headers.location).toBe('/genie/subscriptions');
+    expect(await usersWith(email)).toEqual([user]);
+    expect((await mailboxesOf(email))[0]!.user_id).toBe(user!.id);
+  });
+
+  it('refuses a callback whose state does not match, and stores nothing', async () => {
+    const email = await gmailUser('state');
+    const client = new Client(t.app);
+    const callback = await consent(await start(client, 'signup'), email);
+    const url = new URL(callback, PUBLIC_URL);
+    url.searchParams.set('state', randomBytes(32).toString('base64url'));
+    const res = await client.get(`${url.pathname}${url.search}`);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toMatch(/^\/signin\?error=oauth&message=/);
+    expect(client.hasCookie('ig_session')).toBe(false);
+    // The attempt spent the flow: the genuine callback cannot be replayed after it.
+    expect(client.hasCookie('ig_oauth_google')).toBe(false);
+    expect((await client.get(callback)).headers.location).toMatch(/^\/signin\?error=oauth/);
+    expect(await usersWith(email)).toEqual([]);
+    expect(await mailboxesOf(email)).toEqual([]);
+  });
+
+  it('refuses a callback in a browser that did not start the sign-in', async () => {
+    const email = await gmailUser('csrf');
+    const victim = new Client(t.app);
+    const callback = await consent(await start(new Client(t.app), 'signup'), email);
+    const res = await victim.get(callback);
+    expect(res.headers.location).toMatch(/^\/signin\?error=oauth/);
+    expect(victim.hasCookie('ig_session')).toBe(false);
+    expect(await usersWith(email)).toEqual([]);
+  });
+
+  it('returns to the picker with the reason when the user declines', async () => {
+    const client = new Client(t.app);
+    const state = new URL(await start(client, 'signin')).searchParams.get('state')!;
+    const res = await client.get(
+      `/auth/google/callback?error=access_denied&state=${encodeURIComponent(state)}`,
+    );
+    expect(res.statusCode).toBe(302);
+    const to = new URL(res.headers.location as string, PUBLIC_URL);
+    expect(to.pathname).toBe('/signin');
+    expect(to.searchParams.get('error')).toBe('oauth');
+    expect(to.searchParams.get('message')).toMatch(/did not allow/);
+  });
+
+  it('refuses a grant without the Gmail scopes the user unticked', async () => {
+    const email = await gmailUser('scopes');
+    const client = new Client(t.app);
+    const callback = await consent(await start(client, 'signup'), email, (fields) => {
+      fields.scope = fields.scope!.replace(' https://www.googleapis.com/auth/gmail.settings.basic', '');
+    });
+    const res = await client.get(callback);
+    const to = new URL(res.headers.location as string, PUBLIC_URL);
+    expect(to.pathname).toBe('/signin');
+    expect(to.searchParams.get('message')).toMatch(/every permission/);
+    expect(await usersWith(email)).toEqual([]);
+    expect(await mailboxesOf(email)).toEqual([]);
+  });
+
+  it('sends intent=add without a session to sign-in, at the start and at the callback', async () => {
+    const signedOut = new Client(t.app);
+    const res = await signedOut.get('/auth/google?intent=add');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/signin');
+    expect(signedOut.hasCookie('ig_oauth_google')).toBe(false);
+
+    // Started while signed in, finished after signing out: nothing is added to anyone.
+    const email = await gmailUser('add-out');
+    const client = new Client(t.app);
+    await client.post('/auth/signup', {
+      email: `owner-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'long enough',
+    });
+    const callback = await consent(await start(client, 'add'), email);
+    expect((await client.post('/auth/logout')).statusCode).toBe(200);
+    const done = await client.get(callback);
+    expect(done.headers.location).toBe('/signin');
+    expect(await mailboxesOf(email)).toEqual([]);
+  });
+
+  it('adds a Gmail mailbox to the signed-in user; a revoked grant asks for Google again', async () => {
+    const email = await gmailUser('add');
+    const client = new Client(t.app);
+    const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
+    await client.post('/auth/signup', { email: owner, password: 'long enough' });
+    const done = await signInWithGoogle(client, 'add', email);
+    expect(done.headers.location).toBe('/genie/subscriptions');
+    const [ownerRow] = await usersWith(owner);
+    const [mailbox] = await mailboxesOf(email);
+    expect(mailbox!.user_id).toBe(ownerRow!.id);
+    expect(await usersWith(email)).toEqual([]);
+    await t.app.jobs.idle();
+    const counts = [
+      ['news@daily.example', 3],
+      ['dev@lists.example', 2],
+    ];
+    const listed = async () =>
+      ((await client.get('/get-unsubscribe-emails')).json().data as Subscription[]).map((s) => [
+        s.address,
+        s.messageCount,
+      ]);
+    expect(await listed()).toEqual(counts);
+
+    // The user removes the app's access at Google; the next check finds the grant gone.
+    await emu.revoke(secrets.open(mailbox!.secret!));
+    await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox!.id }, { key: `mailbox:${mailbox!.id}` });
+    await t.app.jobs.idle();
+    expect((await mailboxesOf(email))[0]!.status).toBe('reauth');
+    const refused = await client.get('/get-unsubscribe-emails');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({
+      redirectUrl: '/auth/google?intent=add',
+      message: `Please sign in to ${email} again.`,
+    });
+
+    // Following redirectUrl through Google again restores the mailbox with what was found.
+    const again = await signInWithGoogle(client, 'add', email);
+    expect(again.headers.location).toBe('/genie/subscriptions');
+    await t.app.jobs.idle();
+    const [restored] = await mailboxesOf(email);
+    expect(restored).toMatchObject({ id: mailbox!.id, status: 'active' });
+    expect(await listed()).toEqual(counts);
+  });
+
+  it('answers 400 for an unknown intent and 404 naming the variables for a provider without keys', async () => {
+    const client = new Client(t.app);
+    const bad = await client.get('/auth/google?intent=steal');
+    expect(bad.statusCode).toBe(400);
+    const outlook = await client.get('/auth/outlook?intent=signin');
+    expect(outlook.statusCode).toBe(404);
+    expect(outlook.json().message).toContain('MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET');
+    const callback = await client.get('/auth/outlook/callback?code=x&state=y');
+    expect(callback.statusCode).toBe(404);
+  });
+});
