@@ -248,6 +248,10 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Email provider').selectOption('iCloud');
     await page.getByRole('button', { name: 'Sign in with iCloud' }).click();
     await page.waitForURL('**/signin/password');
+
+    // A failed Google or Microsoft sign-in comes back with the reason.
+    await page.goto(`${product.url}/signin?error=oauth&message=${encodeURIComponent('You declined access.')}`);
+    await page.getByRole('alert').filter({ hasText: 'You declined access.' }).waitFor();
   });
 
   it('shows the not-found screen for an unknown path', async () => {

@@ -9,6 +9,7 @@ import { ALERTS } from '../../../../contract/validation.js';
 import { deleteEmailAccount } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Loading } from '../../components/Loading';
+import { OAuthError } from '../../components/OAuthError';
 import { useLive } from '../../live';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
 import { EmptyState } from './EmptyState';
@@ -58,6 +59,7 @@ export default function Accounts() {
           Add Email Account
         </Button>
       </PageHeader>
+      <OAuthError />
       <Form.Control
         type="search"
         className="mb-3 accounts-search"
