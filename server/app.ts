@@ -28,6 +28,7 @@ import { publicRoutes } from './http/routes/public.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
+import { parseHostList } from './lib/address-policy.js';
 import { SecretBox } from './lib/crypto.js';
 import { attachLive, type Live } from './live/index.js';
 import { createProviderFactory, type ProviderFactory } from './mail/index.js';
@@ -111,7 +112,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
   const requestScan = (mailboxId: string) =>
     jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
-  const mailboxes = createMailboxesService({ db, secrets, providers, requestScan });
+  const mailboxes = createMailboxesService({
+    db,
+    secrets,
+    providers,
+    requestScan,
+    allowedHosts: parseHostList(config.imapAllowedHosts),
+  });
   const oauth = createOAuthService({ config, accounts, mailboxes });
 
   registerErrorHandler(app);

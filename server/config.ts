@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
+  IMAP_ALLOWED_HOSTS: z.string().default(''),
   JOB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'JOB_SCHEMA must be a plain schema name')
@@ -86,6 +87,8 @@ export interface Config {
   roles: Set<Role>;
   mailProviderOverrides: string | null;
   scanIntervalMs: number;
+  /** Private hosts a user may nevertheless enter as their IMAP server (self-hosted mail, tests). */
+  imapAllowedHosts: string;
   /** Messages per scan batch: each batch is one transaction and one checkpoint. */
   scanBatchSize: number;
 }
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailProviderOverrides: e.MAIL_PROVIDER_OVERRIDES ?? null,
     scanIntervalMs: parseDuration(e.SCAN_INTERVAL),
     scanBatchSize: e.SCAN_BATCH_SIZE,
+    imapAllowedHosts: e.IMAP_ALLOWED_HOSTS,
     ...overrides,
   };
 }

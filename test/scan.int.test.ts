@@ -82,7 +82,11 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
   let url: string;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    t = await createTestApp(dialect, { MAIL_PROVIDER_OVERRIDES: overrides(), SCAN_INTERVAL: '1s' });
+    t = await createTestApp(dialect, {
+      MAIL_PROVIDER_OVERRIDES: overrides(),
+      SCAN_INTERVAL: '1s',
+      IMAP_ALLOWED_HOSTS: '127.0.0.1',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -169,6 +173,25 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     expect(res.statusCode).toBe(502);
     expect(res.json().message).toMatch(/Could not reach the mail server/);
   });
+
+  // 127.0.0.1 itself is allowed in this app (IMAP_ALLOWED_HOSTS), other loopback addresses are not.
+  it.each(['10.1.2.3', '169.254.169.254', '167772161', '0177.0.0.2', '0x7f000003', '[::ffff:192.168.0.1]'])(
+    'refuses an IMAP server on a private network (%s) that the operator did not allow',
+    async (host) => {
+      const client = await signedUp();
+      const res = await client.post('/auth/imap', {
+        email: 'me@example.net',
+        appPassword: 'x',
+        host,
+        port: 993,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'This mail server is on a private network that Inbox Genie may not connect to.',
+      });
+      expect((await client.get('/get-email-accounts')).json()).toEqual({ data: [] });
+    },
+  );
 
   it('pushes subscriptions live, then finds a new sender at the daily check', async () => {
     const { email, password } = await yahooUser();

@@ -3,6 +3,7 @@ import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../con
 import { API, SCREENS } from '../../../contract/routes.js';
 import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
+import { ForbiddenAddressError, resolvePublicHost } from '../../lib/address-policy.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { badRequest, HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
@@ -19,6 +20,8 @@ export interface MailboxesDeps {
   /** Starts the first scan (or a rescan) of a mailbox after it is saved. */
   requestScan: (mailboxId: string) => Promise<void>;
   now?: () => number;
+  /** Private hosts allowed as a user's IMAP server anyway (IMAP_ALLOWED_HOSTS). */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 const STATUS: Record<string, EmailAccount['status']> = {
@@ -50,7 +53,20 @@ export function createMailboxesService({
   providers,
   requestScan,
   now = Date.now,
+  allowedHosts = new Set(),
 }: MailboxesDeps) {
+  /** A server the user typed must be on the public internet, unless the operator allowed it. */
+  async function checkHost(host: string, port: number): Promise<void> {
+    try {
+      await resolvePublicHost(host, allowedHosts);
+    } catch (e) {
+      if (e instanceof ForbiddenAddressError) {
+        throw badRequest('This mail server is on a private network that Inbox Genie may not connect to.');
+      }
+      throw new HttpError(502, `Could not reach the mail server at ${host}:${port}.`);
+    }
+  }
+
   return {
     /** POST /auth/{provider}: checks the form, logs in to verify, stores the mailbox and starts its scan. */
     async connectWithAppPassword(
@@ -65,6 +81,7 @@ export function createMailboxesService({
         const serverError = validateImapServer({ host: body.host ?? '', port: body.port ?? 993 });
         if (serverError) throw badRequest(serverError);
       }
+      if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
       const email = normalizeEmail(body.email);
       const existing = await db
         .selectFrom('mailboxes')
