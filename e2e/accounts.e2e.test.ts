@@ -250,7 +250,9 @@ describe('accounts in the browser', () => {
     await page.waitForURL('**/signin/password');
 
     // A failed Google or Microsoft sign-in comes back with the reason.
-    await page.goto(`${product.url}/signin?error=oauth&message=${encodeURIComponent('You declined access.')}`);
+    await page.goto(
+      `${product.url}/signin?error=oauth&message=${encodeURIComponent('You declined access.')}`,
+    );
     await page.getByRole('alert').filter({ hasText: 'You declined access.' }).waitFor();
   });
 

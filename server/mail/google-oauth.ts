@@ -76,7 +76,9 @@ export async function refreshAccessToken(options: RefreshOptions): Promise<Acces
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
   } catch (err) {
-    throw new MailConnectionError(`Google token endpoint unreachable: ${describe(err)}`, { cause: err });
+    throw new MailConnectionError(`Google token endpoint unreachable: ${describeFetchError(err)}`, {
+      cause: err,
+    });
   }
   const text = await res.text().catch(() => '');
   const json = parseJson(text) as { access_token?: unknown; expires_in?: unknown; error?: unknown } | null;
@@ -99,7 +101,8 @@ export async function refreshAccessToken(options: RefreshOptions): Promise<Acces
   throw new MailAuthError(`Google token endpoint answered ${res.status}${error ? ` (${error})` : ''}`);
 }
 
-function parseJson(text: string): unknown {
+/** JSON of an answer body, or null when it is not JSON (an HTML error page, a truncated body). */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -107,7 +110,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function describe(err: unknown): string {
+/** The most telling part of a fetch failure: the socket error code (ECONNREFUSED…) when there is one. */
+export function describeFetchError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     return cause?.code ?? cause?.message ?? err.message;

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
   type AccessToken,
+  describeFetchError,
   type GoogleEndpoints,
   googleEndpoints,
+  parseJson,
   refreshAccessToken,
 } from '../google-oauth.js';
 import { MailAuthError, MailConnectionError } from '../provider.js';
@@ -400,7 +402,10 @@ export class GmailClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      return { ok: false, failure: { status: 0, reason: null, message: describe(err), retryAfterMs: null } };
+      return {
+        ok: false,
+        failure: { status: 0, reason: null, message: describeFetchError(err), retryAfterMs: null },
+      };
     }
     if (res.ok) {
       try {
@@ -408,7 +413,7 @@ export class GmailClient {
       } catch (err) {
         return {
           ok: false,
-          failure: { status: 0, reason: null, message: describe(err), retryAfterMs: null },
+          failure: { status: 0, reason: null, message: describeFetchError(err), retryAfterMs: null },
         };
       }
     }
@@ -533,20 +538,4 @@ export function parseBatchResponse(contentType: string, text: string): Map<strin
 function splitOnce(text: string, sep: string): [string, string] {
   const at = text.indexOf(sep);
   return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + sep.length)];
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? err.message;
-  }
-  return String(err);
 }

@@ -1,17 +1,12 @@
 import type { ReactNode } from 'react';
-import { Card, Col, Container, Row } from 'react-bootstrap';
+import { Card } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
 import './marketing.css';
+import { PolicyPage, type PolicySection } from './PolicyPage';
 
 const GOOGLE_USER_DATA_POLICY = 'https://developers.google.com/terms/api-services-user-data-policy';
 const GOOGLE_PERMISSIONS = 'https://myaccount.google.com/permissions';
-
-interface PolicySection {
-  id: string;
-  title: string;
-  body: ReactNode;
-}
 
 function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
   return (
@@ -370,43 +365,5 @@ const SECTIONS: PolicySection[] = [
 ];
 
 export default function Privacy() {
-  return (
-    <div className="mk-page">
-      <header className="mk-doc-header py-5">
-        <Container>
-          <span className="mk-eyebrow">Legal</span>
-          <h1 className="mk-display mb-2">Privacy Policy</h1>
-          <p className="text-body-secondary mb-0">Effective date: January 20, 2024</p>
-        </Container>
-      </header>
-      <Container className="py-5">
-        <Row className="g-4 g-lg-5">
-          <Col lg={3} className="d-none d-lg-block">
-            <nav className="mk-toc" aria-label="Privacy Policy sections">
-              <p className="fw-semibold mb-2">On this page</p>
-              <ol>
-                {SECTIONS.map((section) => (
-                  <li key={section.id}>
-                    <a href={`#${section.id}`}>{section.title}</a>
-                  </li>
-                ))}
-              </ol>
-            </nav>
-          </Col>
-          <Col lg={9} xl={8}>
-            <article className="mk-prose">
-              {SECTIONS.map((section, index) => (
-                <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`}>
-                  <h2 id={`${section.id}-title`}>
-                    {index + 1}. {section.title}
-                  </h2>
-                  {section.body}
-                </section>
-              ))}
-            </article>
-          </Col>
-        </Row>
-      </Container>
-    </div>
-  );
+  return <PolicyPage title="Privacy Policy" sections={SECTIONS} />;
 }

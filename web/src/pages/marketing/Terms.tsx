@@ -1,16 +1,10 @@
-import type { ReactNode } from 'react';
-import { Card, Col, Container, Row } from 'react-bootstrap';
+import { Card, Col, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
 import './marketing.css';
+import { PolicyPage, type PolicySection } from './PolicyPage';
 
-interface TermsSection {
-  id: string;
-  title: string;
-  body: ReactNode;
-}
-
-const SECTIONS: TermsSection[] = [
+const SECTIONS: PolicySection[] = [
   {
     id: 'acceptance',
     title: 'Acceptance of these terms',
@@ -283,43 +277,5 @@ const SECTIONS: TermsSection[] = [
 ];
 
 export default function Terms() {
-  return (
-    <div className="mk-page">
-      <header className="mk-doc-header py-5">
-        <Container>
-          <span className="mk-eyebrow">Legal</span>
-          <h1 className="mk-display mb-2">Terms of Service</h1>
-          <p className="text-body-secondary mb-0">Effective date: January 20, 2024</p>
-        </Container>
-      </header>
-      <Container className="py-5">
-        <Row className="g-4 g-lg-5">
-          <Col lg={3} className="d-none d-lg-block">
-            <nav className="mk-toc" aria-label="Terms of Service sections">
-              <p className="fw-semibold mb-2">On this page</p>
-              <ol>
-                {SECTIONS.map((section) => (
-                  <li key={section.id}>
-                    <a href={`#${section.id}`}>{section.title}</a>
-                  </li>
-                ))}
-              </ol>
-            </nav>
-          </Col>
-          <Col lg={9} xl={8}>
-            <article className="mk-prose">
-              {SECTIONS.map((section, index) => (
-                <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`}>
-                  <h2 id={`${section.id}-title`}>
-                    {index + 1}. {section.title}
-                  </h2>
-                  {section.body}
-                </section>
-              ))}
-            </article>
-          </Col>
-        </Row>
-      </Container>
-    </div>
-  );
+  return <PolicyPage title="Terms of Service" sections={SECTIONS} />;
 }
