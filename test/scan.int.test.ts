@@ -313,6 +313,63 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     }
   });
 
+  it('finds nothing in a mailbox of personal mail only, and says so without error', async () => {
+    const { email, password } = await yahooUser();
+    for (let i = 0; i < 5; i++) {
+      await dovecot.deliver(
+        email,
+        'INBOX',
+        rawMessage({ from: `Friend ${i} <f${i}@example.org>`, subject: `Hi ${i}`, date: daysAgo(i) }),
+      );
+    }
+    const client = await signedUp();
+    expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
+    await t.app.jobs.idle();
+    expect((await client.get('/get-unsubscribe-emails')).json()).toEqual({ data: [] });
+    expect((await client.get('/get-email-accounts')).json().data).toEqual([
+      expect.objectContaining({ email, status: 'active', lastScannedAt: expect.any(String) }),
+    ]);
+  });
+
+  it('marks a mailbox whose app password stopped working, and sends the lists to re-authentication', async () => {
+    const { email, password } = await yahooUser();
+    await dovecot.deliver(
+      email,
+      'INBOX',
+      rawMessage({ from: NEWS, subject: 'One', date: daysAgo(1), listUnsubscribe: UNSUB }),
+    );
+    const client = await signedUp();
+    await client.post('/auth/yahoo', { email, appPassword: password });
+    await t.app.jobs.idle();
+    expect((await client.get('/get-unsubscribe-emails')).json().data).toHaveLength(1);
+
+    // The user revokes the app password at Yahoo; the next check is refused.
+    await dovecot.addUser({ user: email, password: 'a new app password' });
+    const scheduler = t.app.startScheduler();
+    try {
+      await expect
+        .poll(async () => (await client.get('/get-email-accounts')).json().data[0].status, {
+          timeout: 15_000,
+        })
+        .toBe('reauth');
+    } finally {
+      scheduler.stop();
+    }
+    const res = await client.get('/get-unsubscribe-emails');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({
+      redirectUrl: `/add-mailbox?provider=yahoo&email=${encodeURIComponent(email)}`,
+    });
+
+    // Entering the new app password brings the mailbox back with what was found.
+    expect((await client.post('/auth/yahoo', { email, appPassword: 'a new app password' })).statusCode).toBe(
+      200,
+    );
+    await t.app.jobs.idle();
+    const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    expect(data.map((s) => [s.address, s.messageCount])).toEqual([['news@daily.example', 1]]);
+  });
+
   it('removes a mailbox with all of its subscriptions and message references', async () => {
     const { email, password } = await yahooUser();
     await seedMailbox(email);
