@@ -6,6 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { API_PREFIXES } from '../contract/routes.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -89,7 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       saveSecret: (mailboxId, sealed) => saveMailboxSecret(db, mailboxId, sealed),
     });
   const subscriptions = createSubscriptionsService(db);
-  const live = attachLive(app.server, accounts, (header) => app.parseCookie(header));
+  const livePool = config.databaseUrl ? await openLivePool(config.databaseUrl) : null;
+  const live = attachLive(
+    app.server,
+    accounts,
+    (header) => app.parseCookie(header),
+    livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
+  );
   const scans = createScansService({ db, providers, live, subscriptions, log: app.log });
   const handlers = {
     'scan-mailbox': (payload: Record<string, unknown>) => scans.scanMailbox(String(payload.mailboxId)),
@@ -181,8 +188,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const s of schedulers) s.stop();
     await jobs.stop();
     await live.io.close();
+    await livePool?.end();
   });
   return app;
+}
+
+/** Connections of the socket.io PostgreSQL adapter (one holds LISTEN), and its table for large events. */
+async function openLivePool(databaseUrl: string): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  try {
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS public.socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
+    );
+  } catch (error) {
+    // Two instances starting together can both try to create it; one wins (duplicate type/table).
+    if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+  }
+  return pool;
 }
 
 /** Serves the built SPA; GET requests for unknown non-API paths get index.html (client-side routes). */

@@ -1,4 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import type pg from 'pg';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.js';
 import type { AccountsService } from '../features/accounts/service.js';
@@ -25,8 +27,12 @@ export function attachLive(
   server: HttpServer,
   accounts: AccountsService,
   parseCookie: (header: string) => Record<string, string | undefined>,
+  cluster?: { pool: pg.Pool; channelPrefix: string },
 ): Live {
   const io: LiveServer = new Server(server, { serveClient: false, cors: { origin: false } });
+  // On PostgreSQL, events fan out to every instance through LISTEN/NOTIFY, so a job run by a
+  // worker process reaches the sockets held by the API processes.
+  if (cluster) io.adapter(createAdapter(cluster.pool, { channelPrefix: cluster.channelPrefix }));
   io.use(async (socket, next) => {
     try {
       const cookies = parseCookie(socket.handshake.headers.cookie ?? '');

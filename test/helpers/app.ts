@@ -37,8 +37,9 @@ export async function createTestApp(
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;
   const database = await openDatabase({ databaseUrl, dataDir, schema });
   const jobSchema = schema ? `${schema}_jobs` : config.jobSchema;
+  const effective: Config = { ...config, databaseUrl, jobSchema };
   const app = await buildApp({
-    config: { ...config, databaseUrl, jobSchema },
+    config: effective,
     db: database.db,
     jobBackoffMs: 50,
     ...extra(config),
@@ -47,7 +48,7 @@ export async function createTestApp(
   return {
     app,
     db: database.db,
-    config,
+    config: effective,
     dataDir,
     async close() {
       await app.close();
