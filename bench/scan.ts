@@ -84,14 +84,18 @@ async function main(): Promise<void> {
     await imapFloor(dovecot.port); // warms Dovecot's indexes and the page cache
     const floor = Math.min(await imapFloor(dovecot.port), await imapFloor(dovecot.port));
 
-    const product = await startProduct({
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
-      }),
-      // Checks run every 3 s: long enough to deliver the new mail between two of them.
-      SCAN_INTERVAL: '3s',
-      LOG_LEVEL: 'error',
-    });
+    const product = await startProduct(
+      {
+        MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+          yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+        }),
+        // Checks run every 3 s: long enough to deliver the new mail between two of them.
+        SCAN_INTERVAL: '3s',
+        LOG_LEVEL: 'error',
+      },
+      // BENCH_PROFILE=<dir> writes a CPU profile of the product process there.
+      process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+    );
     try {
       const http = new HttpSession(product.url);
       await http.call('/auth/signup', 'POST', { email: 'bench@example.com', password: 'bench password' });

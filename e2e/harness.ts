@@ -20,7 +20,11 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+/** `nodeArgs`: extra options for node itself (a CPU profile for a benchmark, say). */
+export async function startProduct(
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Product> {
   const main = path.join(root, 'dist/server/main.js');
   if (!existsSync(main) || !existsSync(path.join(root, 'dist/web/index.html'))) {
     throw new Error('The product is not built: run `npm run build` first (npm test does).');
@@ -29,7 +33,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [main], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
