@@ -22,6 +22,7 @@ export const API = {
   emailAccounts: '/get-email-accounts',
   deleteEmailAccount: '/delete-email-account',
   subscriptions: '/get-unsubscribe-emails',
+  keepSubscription: '/keep-subscription',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
   health: '/healthz',
 } as const;

@@ -104,6 +104,8 @@ export const ALERTS = {
   deleteAccountFailed: 'Failed to delete account...',
   fetchEmailAccountsFailed: 'Failed to fetch email accounts...',
   deleteEmailAccountFailed: 'Failed to delete email account...',
+  keepFailed: 'Failed to keep the subscription...',
+  keepRateLimited: 'You have reached the rate limit. Please try again later.',
 } as const;
 
 export const SCREEN_ERRORS = {

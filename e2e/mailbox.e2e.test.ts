@@ -138,6 +138,16 @@ describe('connecting a mailbox in the browser', () => {
     await page.getByRole('button', { name: 'Clear search' }).click();
     await row(page, 'brief@news.example').waitFor();
 
+    // Keep: the row leaves the list to review and appears under Screened Subscriptions, without Keep.
+    await page.getByRole('button', { name: 'Keep club@runners.example' }).click();
+    await row(page, 'club@runners.example').waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Screened Subscriptions' }).click();
+    await page.waitForURL('**/genie/kept');
+    await row(page, 'club@runners.example').getByText('1 Message', { exact: true }).waitFor();
+    await expect(page.getByRole('button', { name: /^Keep / }).count()).resolves.toBe(0);
+    await page.getByText('Subscriptions Kept').waitFor();
+    await screenshot(page, 'kept-1280');
+
     await page.goto(`${product.url}/genie/accounts`);
     await page.getByText(YAHOO).waitFor();
     await screenshot(page, 'accounts-1280');

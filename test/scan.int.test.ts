@@ -370,6 +370,31 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([['news@daily.example', 1]]);
   });
 
+  it('keeps a subscription: it moves to the kept list, twice is harmless, and nobody else can', async () => {
+    const { email, password } = await yahooUser();
+    await seedMailbox(email);
+    const client = await signedUp();
+    await client.post('/auth/yahoo', { email, appPassword: password });
+    await t.app.jobs.idle();
+    const [first] = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+
+    const stranger = await signedUp();
+    expect((await stranger.post('/keep-subscription', { subscriptionId: first!.id })).statusCode).toBe(404);
+
+    const kept = await client.post('/keep-subscription', { subscriptionId: first!.id });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json()).toMatchObject({ id: first!.id, category: 'kept' });
+    // The screens sometimes send the id as messageId (SPEC §7); a double click keeps it once.
+    expect((await client.post('/keep-subscription', { messageId: first!.id })).json().category).toBe('kept');
+    const uncategorized = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    expect(uncategorized.map((s) => s.id)).not.toContain(first!.id);
+    const keptList = (await client.get('/get-unsubscribe-emails?category=kept')).json()
+      .data as Subscription[];
+    expect(keptList.map((s) => [s.id, s.messageCount])).toEqual([[first!.id, first!.messageCount]]);
+    expect((await client.post('/keep-subscription', {})).statusCode).toBe(400);
+    expect((await client.get('/get-unsubscribe-emails?category=bogus')).statusCode).toBe(400);
+  });
+
   it('removes a mailbox with all of its subscriptions and message references', async () => {
     const { email, password } = await yahooUser();
     await seedMailbox(email);

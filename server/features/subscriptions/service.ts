@@ -51,6 +51,23 @@ export function createSubscriptionsService(db: Db) {
       return (await base(userId).where('senders.id', 'in', ids).execute()).map(present);
     },
 
+    /** Keep (or later: unsubscribed): moves the user's subscription to a category. Idempotent. */
+    async setCategory(
+      userId: string,
+      senderId: string,
+      category: SubscriptionCategory,
+    ): Promise<Subscription> {
+      const updated = await db
+        .updateTable('senders')
+        .set({ category, updated_at: Date.now() })
+        .where('id', '=', senderId)
+        .where('user_id', '=', userId)
+        .where('is_subscription', '=', 1)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw notFound('Subscription not found.');
+      return present(await base(userId).where('senders.id', '=', senderId).executeTakeFirstOrThrow());
+    },
+
     async messages(userId: string, senderId: string): Promise<SubscriptionMessage[]> {
       const owner = await db
         .selectFrom('senders')

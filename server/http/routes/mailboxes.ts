@@ -17,6 +17,11 @@ const AddMailbox = z.object({
   secure: z.boolean().optional(),
 });
 const RemoveMailbox = z.object({ email: z.string({ error: MESSAGES.invalidEmail }) });
+// SPEC §7 names the field messageId in places where the screens send a subscription id; both are read.
+const SubscriptionRef = z
+  .object({ subscriptionId: z.string().min(1).optional(), messageId: z.string().min(1).optional() })
+  .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
+  .transform((b) => (b.subscriptionId ?? b.messageId)!);
 
 export interface MailboxRouteOptions {
   mailboxes: MailboxesService;
@@ -62,6 +67,11 @@ export async function mailboxRoutes(
       });
     }
     return { data: await subscriptions.list(user.userId, category) };
+  });
+
+  app.post(API.keepSubscription, async (request) => {
+    const user = await request.requireUser();
+    return subscriptions.setCategory(user.userId, parseBody(SubscriptionRef, request.body), 'kept');
   });
 
   app.get<{ Params: { id: string } }>('/get-subscriptions/:id', async (request) => {

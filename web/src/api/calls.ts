@@ -10,6 +10,7 @@ import type {
   ResetPasswordBody,
   Settings,
   StatusResponse,
+  Subscription,
   SubscriptionCategory,
   SubscriptionMessagesResponse,
   SubscriptionsResponse,
@@ -40,5 +41,7 @@ export const deleteEmailAccount = (email: string) => api.delete<unknown>(API.del
 
 export const getSubscriptions = (category: SubscriptionCategory) =>
   api.get<SubscriptionsResponse>(`${API.subscriptions}?category=${encodeURIComponent(category)}`);
+export const keepSubscription = (subscriptionId: string) =>
+  api.post<Subscription>(API.keepSubscription, { subscriptionId });
 export const getSubscriptionMessages = (id: string) =>
   api.get<SubscriptionMessagesResponse>(API.subscriptionMessages(id));
