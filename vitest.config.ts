@@ -17,6 +17,9 @@ export default defineConfig({
           name: 'integration',
           include: ['server/**/*.int.test.ts', 'test/**/*.int.test.ts'],
           environment: 'node',
+          // Test CA + leaf certificates; sets NODE_EXTRA_CA_CERTS and TEST_HTTPS_CERT_DIR, which the
+          // forked workers inherit (they are started after globalSetup, from process.env).
+          globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file builds its own app and database; files run in parallel on the 2 cores.

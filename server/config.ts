@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
   IMAP_ALLOWED_HOSTS: z.string().default(''),
+  UNSUBSCRIBE_ALLOWED_HOSTS: z.string().default(''),
   JOB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'JOB_SCHEMA must be a plain schema name')
@@ -89,6 +90,8 @@ export interface Config {
   scanIntervalMs: number;
   /** Private hosts a user may nevertheless enter as their IMAP server (self-hosted mail, tests). */
   imapAllowedHosts: string;
+  /** Private hosts a sender's unsubscribe link may nevertheless reach (comma list; tests, intranet lists). */
+  unsubscribeAllowedHosts: string;
   /** Messages per scan batch: each batch is one transaction and one checkpoint. */
   scanBatchSize: number;
 }
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     scanIntervalMs: parseDuration(e.SCAN_INTERVAL),
     scanBatchSize: e.SCAN_BATCH_SIZE,
     imapAllowedHosts: e.IMAP_ALLOWED_HOSTS,
+    unsubscribeAllowedHosts: e.UNSUBSCRIBE_ALLOWED_HOSTS,
     ...overrides,
   };
 }
