@@ -90,6 +90,7 @@ export function createProviderFactory({
     const hosts = resolveHosts(mailbox.provider, customHost(mailbox), overridesJson ?? undefined);
     return createImapProvider({
       ...hosts.imap,
+      smtp: hosts.smtp,
       user: mailbox.email,
       password: secrets.open(mailbox.secret),
       batchSize,

@@ -55,7 +55,38 @@ export interface MailProvider {
   scan(from: SyncState | null): AsyncIterable<HeaderBatch>;
   /** Only what arrived since a completed scan's state (the daily check). */
   changesSince(state: SyncState): AsyncIterable<HeaderBatch>;
+  /**
+   * Sends a message from the user's own mailbox (the mailto unsubscribe request). Throws
+   * MailSendUnavailableError when the mailbox has no way to send (a custom IMAP host without SMTP).
+   */
+  send(message: OutgoingMessage): Promise<SendResult>;
+  /** Moves the existing mail of a sender (every scanned folder) to the trash. */
+  moveToTrash(query: { from: string }): Promise<TrashResult>;
+  /**
+   * A provider-side rule sending the sender's future mail to the trash; null when the provider has none
+   * (IMAP: the product applies its own rule at every check).
+   */
+  createBlockRule(address: string): Promise<{ ref: string } | null>;
   close(): Promise<void>;
+}
+
+export interface OutgoingMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface SendResult {
+  accepted: boolean;
+  /** The provider's answer, for the receipt (SMTP reply line, Gmail message id, Graph status). */
+  response: string;
+}
+
+export interface TrashResult {
+  /** Messages moved to the trash. */
+  moved: number;
+  /** Provider calls that moved them (IMAP MOVE commands, Gmail batchModify, Graph move requests). */
+  calls: number;
 }
 
 /** The mailbox refused the credentials (wrong app password, revoked grant): the user must act. */
@@ -66,4 +97,9 @@ export class MailAuthError extends Error {
 /** The server could not be reached or dropped the connection: retrying later may work. */
 export class MailConnectionError extends Error {
   readonly kind = 'connection';
+}
+
+/** The mailbox cannot send mail through the product (a custom IMAP host with no SMTP settings). */
+export class MailSendUnavailableError extends Error {
+  readonly kind = 'send-unavailable';
 }

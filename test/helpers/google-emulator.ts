@@ -5,7 +5,9 @@ import { googlePlugin, seedFromConfig } from '@emulators/google';
 
 // @emulators/google served in-process on 127.0.0.1 (GUIDE §7), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
-// users.getProfile, the /batch/gmail/v1 endpoint, `-term` and `category:` search, monotonic history ids.
+// users.getProfile, the /batch/gmail/v1 endpoint, `-term` and `category:` search, monotonic history ids, and
+// Gmail's limit of 1,000 ids per messages.batchModify (400 "Number of ids cannot exceed 1000"). messages.send,
+// settings.filters (create/list/delete, applied to mail as it arrives) are the emulator's own.
 
 export const GMAIL_SCOPES = [
   'openid',

@@ -39,6 +39,22 @@ import type { Socket } from 'node:net';
 //   the optional claim `xms_edov` says whether the tenant verified the email's domain (the
 //   migrate-off-email-claim-authorization guidance).
 //
+// - learn.microsoft.com/graph/api/user-sendmail: `POST /me/sendMail` with `{message, saveToSentItems}`
+//   (saveToSentItems defaults to true), answered 202 Accepted with no body; a message without recipients
+//   is refused (400 ErrorInvalidRecipients). The fake records what was sent and files it in Sent Items.
+// - learn.microsoft.com/graph/api/message-move: `POST /me/messages/{id}/move` with `destinationId` (a
+//   folder id or a well-known name), answered 201 Created with the moved message.
+// - learn.microsoft.com/graph/api/mailfolder-post-messagerules, mailfolder-list-messagerules,
+//   resources/messagerule: rules live on the Inbox only; displayName, sequence and actions are required;
+//   201 Created with the rule. Enabled rules are applied, by sequence, to mail added to the Inbox
+//   (conditions.fromAddresses; actions moveToFolder / delete, stopProcessingRules).
+// - learn.microsoft.com/graph/json-batching: `POST /v1.0/$batch` with `{requests: [{id, method, url, headers,
+//   body}]}`, at most 20 requests, relative URLs without the version, a JSON body needing its Content-Type;
+//   answered 200 with `{responses: [{id, status, headers, body}]}`, each request run as if sent alone (a
+//   throttled one answers 429 with its own Retry-After) under the outer request's authorization.
+// - learn.microsoft.com/graph/query-parameters (filter): the one `$filter` the fake implements is
+//   `from/emailAddress/address eq '…'` on a folder's messages (case-insensitive, '' escapes a quote).
+//
 // The sign-in page of the fake lists its users as forms (like the real account picker): posting one back
 // with `login_hint` signs that user in and consents; posting `cancel` declines. A GET whose `login_hint`
 // names a user skips the page (single sign-on).
@@ -95,6 +111,7 @@ interface FakeUser {
   folders: Map<string, StoredFolder>;
   messages: Map<string, StoredMessage>;
   tombstones: Array<{ id: string; folderId: string; seq: number }>;
+  rules: FakeMessageRule[];
   seq: number;
   rootId: string;
   /** When true every access token of the user is refused, even a fresh one (a disabled mailbox). */
@@ -183,9 +200,31 @@ export interface GraphFakeOptions {
   redirectUris?: string[];
 }
 
+/** A message sent through `POST /me/sendMail`. */
+export interface FakeSentMail {
+  userId: string;
+  from: string;
+  to: string[];
+  subject: string;
+  body: { contentType: string; content: string };
+  saveToSentItems: boolean;
+  at: number;
+}
+
+export interface FakeMessageRule {
+  id: string;
+  displayName: string;
+  sequence: number;
+  isEnabled: boolean;
+  conditions: { fromAddresses?: Array<{ emailAddress: { name?: string; address: string } }> };
+  actions: { moveToFolder?: string; delete?: boolean; stopProcessingRules?: boolean };
+}
+
 export interface GraphFake {
   /** The origin to put in MICROSOFT_BASE_URL. */
   url: string;
+  /** Every message sent with sendMail, oldest first. */
+  sentMail: FakeSentMail[];
   clientId: string;
   clientSecret: string;
   requests: LoggedRequest[];
@@ -222,6 +261,10 @@ export interface FakeMailbox {
   moveMessage(messageId: string, folderId: string): void;
   deleteMessage(messageId: string): void;
   messagesIn(folderId: string): Array<{ id: string; subject: string; receivedDateTime: string }>;
+  /** Sender address of each message of a folder (for assertions on moves). */
+  sendersIn(folderId: string): string[];
+  /** The Inbox message rules of the user. */
+  rules(): FakeMessageRule[];
 }
 
 // The default folders Exchange Online provisions, by well-known name (resources/mailfolder). Sync Issues
@@ -304,6 +347,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
   const invalid = new Set<string>();
   const faults: Fault[] = [];
   const requests: LoggedRequest[] = [];
+  const sentMail: FakeSentMail[] = [];
   const sockets = new Set<Socket>();
   const owners = new WeakMap<IncomingMessage, string>();
   let origin = '';
@@ -317,6 +361,27 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     const known = [...user.folders.values()].find((f) => f.wellKnownName === lower);
     if (known) return known;
     throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  }
+
+  /** Where Inbox rules put a message arriving in `folder` (resources/messagerule). */
+  function ruledFolder(user: FakeUser, folder: StoredFolder, from: FakeAddress | null): StoredFolder {
+    if (folder.wellKnownName !== 'inbox' || !from) return folder;
+    let target = folder;
+    const rules = user.rules.filter((r) => r.isEnabled).sort((a, b) => a.sequence - b.sequence);
+    for (const rule of rules) {
+      const senders = rule.conditions.fromAddresses ?? [];
+      if (!senders.some((a) => a.emailAddress.address.toLowerCase() === from.address.toLowerCase())) continue;
+      if (rule.actions.delete) target = folderOf(user, 'deleteditems');
+      else if (rule.actions.moveToFolder) target = folderOf(user, rule.actions.moveToFolder);
+      if (rule.actions.stopProcessingRules) break;
+    }
+    return target;
+  }
+
+  function moveStored(user: FakeUser, m: StoredMessage, target: StoredFolder): void {
+    user.tombstones.push({ id: m.id, folderId: m.folderId, seq: ++user.seq });
+    m.folderId = target.id;
+    m.createdSeq = m.updatedSeq = ++user.seq;
   }
 
   function messagesOf(user: FakeUser, folderId: string): StoredMessage[] {
@@ -406,6 +471,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       folders: new Map(),
       messages: new Map(),
       tombstones: [],
+      rules: [],
       seq: 0,
       rootId: graphId('AQMkAD'),
       refuseGraph: false,
@@ -470,7 +536,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
         return id;
       },
       addMessage(folderId, input) {
-        const folder = folderOf(user, folderId);
+        const folder = ruledFolder(user, folderOf(user, folderId), input.from);
         const id = graphId('AAMkAD');
         const seq = ++user.seq;
         user.messages.set(id, {
@@ -503,6 +569,9 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
         user.messages.delete(id);
         user.tombstones.push({ id, folderId: m.folderId, seq: ++user.seq });
       },
+      sendersIn: (folderId) =>
+        messagesOf(user, folderOf(user, folderId).id).map((m) => m.from?.address ?? ''),
+      rules: () => user.rules.map((r) => structuredClone(r)),
       messagesIn: (folderId) =>
         messagesOf(user, folderOf(user, folderId).id).map(({ id, subject, receivedDateTime }) => ({
           id,
@@ -595,6 +664,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     }
     if (url.pathname.startsWith('/v1.0/')) {
       try {
+        if (req.method === 'POST') return await graphPost(req, res, url);
         return graph(req, res, url);
       } catch (e) {
         if (e instanceof HttpError) return graphError(res, e);
@@ -899,6 +969,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     if (req.method !== 'GET') throw new HttpError(405, 'BadRequest', 'The fake answers GET only.');
     const user = authenticate(req);
     for (const key of url.searchParams.keys()) {
+      if (key === '$filter' && /\/mailFolders\/[^/]+\/messages$/.test(url.pathname)) continue;
       if (key === '$filter' || key === '$search' || key === '$expand') {
         throw new HttpError(400, 'BadRequest', `The fake does not implement ${key}.`);
       }
@@ -959,6 +1030,10 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       }
       if (sub === 'messages' && fn === undefined) return listMessages(res, url, user, folder);
       if (sub === 'messages' && fn === 'delta') return delta(req, res, url, user, folder);
+      if (sub === 'messageRules' && fn === undefined) {
+        const rules = folder.wellKnownName === 'inbox' ? user.rules.map((r) => ({ ...r })) : [];
+        return collection(res, url, rules, 1000);
+      }
     }
 
     if (collectionName === 'messages' && id !== undefined && sub === undefined) {
@@ -985,10 +1060,225 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     if (!order)
       throw new HttpError(400, 'BadRequest', `The fake orders by receivedDateTime only: ${orderby}`);
     const direction = (order[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc';
+    const fromFilter = parseFromFilter(url.searchParams.get('$filter'));
     const items = messagesOf(user, folder.id)
+      .filter((m) => fromFilter === null || m.from?.address.toLowerCase() === fromFilter)
       .sort(byReceived(direction))
       .map((m) => project(messageJson(m), select, MESSAGE_DEFAULT, true));
     return collection(res, url, items, 10);
+  }
+
+  /** `from/emailAddress/address eq 'x'`, the one $filter the fake implements; null when absent. */
+  function parseFromFilter(raw: string | null): string | null {
+    if (raw === null) return null;
+    const match = /^\s*from\/emailAddress\/address\s+eq\s+'((?:[^']|'')*)'\s*$/i.exec(raw);
+    if (!match) throw new HttpError(400, 'BadRequest', `The fake does not implement this $filter: ${raw}`);
+    return match[1]!.replace(/''/g, "'").toLowerCase();
+  }
+
+  async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const text = await readBody(req);
+    if (!/application\/json/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw new HttpError(415, 'UnsupportedMediaType', 'Content-Type must be application/json.');
+    }
+    try {
+      const parsed: unknown = JSON.parse(text || '{}');
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+        return parsed as Record<string, unknown>;
+      }
+    } catch {
+      // answered below
+    }
+    throw new HttpError(400, 'BadRequest', 'Unable to read JSON request payload.');
+  }
+
+  const addressesOf = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value
+          .map((r) => (r as { emailAddress?: { address?: unknown } })?.emailAddress?.address)
+          .filter((a): a is string => typeof a === 'string' && a.includes('@'))
+      : [];
+
+  /** JSON batching: each request is sent to the fake itself, with the outer request's authorization. */
+  async function batch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+  ): Promise<number> {
+    const requests = body.requests;
+    if (!Array.isArray(requests) || requests.length === 0) {
+      throw new HttpError(400, 'BadRequest', 'Invalid batch payload format.');
+    }
+    if (requests.length > 20) {
+      throw new HttpError(400, 'BadRequest', 'Number of requests exceeds the limit of 20.');
+    }
+    const seen = new Set<string>();
+    const responses: Array<Record<string, unknown>> = [];
+    for (const raw of requests as Array<Record<string, unknown>>) {
+      const id = raw?.id;
+      const method = typeof raw?.method === 'string' ? raw.method.toUpperCase() : '';
+      const target = raw?.url;
+      if (typeof id !== 'string' || !id || seen.has(id) || !method || typeof target !== 'string') {
+        throw new HttpError(400, 'BadRequest', 'Each batch request needs a unique id, a method and a url.');
+      }
+      seen.add(id);
+      if (!target.startsWith('/') || target.startsWith('/v1.0/')) {
+        throw new HttpError(400, 'BadRequest', 'Batch request urls are relative to the version root.');
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries((raw.headers ?? {}) as Record<string, unknown>)) {
+        if (typeof v === 'string') headers[k] = v;
+      }
+      const hasBody = raw.body !== undefined;
+      if (hasBody && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) {
+        throw new HttpError(400, 'BadRequest', 'Batch requests with a body need a Content-Type header.');
+      }
+      const inner = await fetch(`${origin}/v1.0${target}`, {
+        method,
+        headers: { ...headers, Authorization: String(req.headers.authorization ?? '') },
+        body: hasBody ? JSON.stringify(raw.body) : undefined,
+      });
+      const text = await inner.text();
+      const innerHeaders: Record<string, string> = {};
+      for (const name of ['content-type', 'retry-after']) {
+        const value = inner.headers.get(name);
+        if (value) innerHeaders[name === 'retry-after' ? 'Retry-After' : 'Content-Type'] = value;
+      }
+      responses.push({
+        id,
+        status: inner.status,
+        headers: innerHeaders,
+        ...(text ? { body: JSON.parse(text) as unknown } : {}),
+      });
+    }
+    return send(res, 200, { responses });
+  }
+
+  async function graphPost(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
+    const user = authenticate(req);
+    const segments = url.pathname
+      .slice('/v1.0/'.length)
+      .split('/')
+      .map((s) => decodeURIComponent(s));
+    const [me, collectionName, id, sub] = segments;
+    if (me === '$batch' && segments.length === 1) return batch(req, res, await readJson(req));
+    if (me !== 'me') throw new HttpError(404, 'BadRequest', 'Only /me is implemented.');
+    if (user.noMailbox) {
+      throw new HttpError(
+        404,
+        'MailboxNotEnabledForRESTAPI',
+        'The mailbox is either inactive, soft-deleted, or is hosted on-premise.',
+      );
+    }
+    const body = await readJson(req);
+
+    if (collectionName === 'sendMail' && id === undefined) {
+      const message = body.message as Record<string, unknown> | undefined;
+      if (!message || typeof message !== 'object') {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'The message parameter is required.');
+      }
+      const to = addressesOf(message.toRecipients);
+      const all = [...to, ...addressesOf(message.ccRecipients), ...addressesOf(message.bccRecipients)];
+      if (all.length === 0) {
+        throw new HttpError(400, 'ErrorInvalidRecipients', 'At least one recipient is not valid.');
+      }
+      const rawBody = (message.body ?? {}) as { contentType?: unknown; content?: unknown };
+      const saveToSentItems = body.saveToSentItems !== false && body.saveToSentItems !== 'false';
+      const subject = typeof message.subject === 'string' ? message.subject : '';
+      const mail: FakeSentMail = {
+        userId: user.id,
+        from: user.email,
+        to,
+        subject,
+        body: {
+          contentType: typeof rawBody.contentType === 'string' ? rawBody.contentType : 'Text',
+          content: typeof rawBody.content === 'string' ? rawBody.content : '',
+        },
+        saveToSentItems,
+        at: Date.now(),
+      };
+      sentMail.push(mail);
+      if (saveToSentItems) {
+        const sentId = graphId('AAMkAD');
+        const seq = ++user.seq;
+        user.messages.set(sentId, {
+          id: sentId,
+          folderId: folderOf(user, 'sentitems').id,
+          subject,
+          from: { name: user.displayName, address: user.email },
+          receivedDateTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          headers: [
+            { name: 'From', value: `${user.displayName} <${user.email}>` },
+            { name: 'To', value: to.join(', ') },
+            { name: 'Subject', value: subject },
+          ],
+          isRead: true,
+          createdSeq: seq,
+          updatedSeq: seq,
+        });
+      }
+      res.writeHead(202, { 'Content-Length': '0', 'request-id': randomBytes(8).toString('hex') });
+      res.end();
+      return 202;
+    }
+
+    if (collectionName === 'messages' && id !== undefined && sub === 'move' && segments.length === 4) {
+      const m = user.messages.get(id);
+      if (!m) {
+        throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      }
+      if (typeof body.destinationId !== 'string' || body.destinationId === '') {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'The destinationId parameter is required.');
+      }
+      moveStored(user, m, folderOf(user, body.destinationId));
+      return send(res, 201, project(messageJson(m), null, MESSAGE_DEFAULT, true));
+    }
+
+    if (
+      collectionName === 'mailFolders' &&
+      id !== undefined &&
+      sub === 'messageRules' &&
+      segments.length === 4
+    ) {
+      if (folderOf(user, id).wellKnownName !== 'inbox') {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'Rules can only be created on the Inbox.');
+      }
+      const actions = (body.actions ?? null) as FakeMessageRule['actions'] | null;
+      if (typeof body.displayName !== 'string' || !body.displayName) {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'displayName is required.');
+      }
+      if (!Number.isInteger(body.sequence) || (body.sequence as number) < 1) {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'sequence must be a positive integer.');
+      }
+      if (!actions || typeof actions !== 'object' || Object.keys(actions).length === 0) {
+        throw new HttpError(400, 'ErrorInvalidParameter', 'actions is required.');
+      }
+      if (actions.moveToFolder !== undefined) {
+        if (typeof actions.moveToFolder !== 'string' || !user.folders.has(actions.moveToFolder)) {
+          throw new HttpError(400, 'ErrorInvalidParameter', 'moveToFolder must be the id of a folder.');
+        }
+      }
+      const conditions = (body.conditions ?? {}) as FakeMessageRule['conditions'];
+      const rule: FakeMessageRule = {
+        id: randomBytes(12).toString('base64url'),
+        displayName: body.displayName,
+        sequence: body.sequence as number,
+        isEnabled: body.isEnabled !== false,
+        conditions: {
+          ...(conditions.fromAddresses
+            ? {
+                fromAddresses: addressesOf(conditions.fromAddresses).map((address) => ({
+                  emailAddress: { address },
+                })),
+              }
+            : {}),
+        },
+        actions: { ...actions },
+      };
+      user.rules.push(rule);
+      return send(res, 201, { '@odata.context': `${origin}/v1.0/$metadata#messageRules/$entity`, ...rule });
+    }
+    throw new HttpError(405, 'BadRequest', `The fake does not answer POST ${url.pathname}.`);
   }
 
   function gone(): HttpError {
@@ -1143,6 +1433,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     clientId,
     clientSecret,
     requests,
+    sentMail,
     authorizations,
     addUser(email, opts) {
       const user = newUser(email, opts);

@@ -1,3 +1,4 @@
+import { buildRawMessage } from '../compose.js';
 import {
   type Folder,
   type HeaderBatch,
@@ -6,7 +7,7 @@ import {
   type SyncState,
 } from '../provider.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
-import { GmailClient, type PaceOptions, type RetryOptions } from './client.js';
+import { GmailApiError, GmailClient, type PaceOptions, type RetryOptions } from './client.js';
 import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext } from './scan.js';
 import { readGmailState } from './state.js';
 
@@ -30,6 +31,9 @@ export interface GmailProviderOptions {
   /** Length budget of a discovery query with its `-from:` exclusions (default 1,500 characters). */
   maxQueryLength?: number;
 }
+
+/** Gmail's limit of ids per `messages.batchModify` request. */
+export const BATCH_MODIFY_LIMIT = 1000;
 
 export type GmailProvider = MailProvider & { quotaUnitsSpent(): number };
 
@@ -114,6 +118,43 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
 
     scan,
     changesSince,
+
+    async send(message) {
+      const raw = await buildRawMessage({ from: options.email, ...message });
+      const sent = await client.sendMessage(raw);
+      return { accepted: true, response: `Gmail message ${sent.id}` };
+    },
+
+    async moveToTrash(query) {
+      const address = query.from.trim().toLowerCase();
+      if (!address) throw new Error('moveToTrash needs a sender address');
+      // Spam and trash are left out of the listing: only mail still in sight moves.
+      const ids = await client.listAllIds(`from:${address}`);
+      let calls = 0;
+      for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
+        await client.batchModify(ids.slice(i, i + BATCH_MODIFY_LIMIT), ['TRASH'], ['INBOX']);
+        calls += 1;
+      }
+      return { moved: ids.length, calls };
+    },
+
+    async createBlockRule(address) {
+      const from = address.trim().toLowerCase();
+      const action = { addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] };
+      try {
+        const filter = await client.createFilter({ criteria: { from }, action });
+        return { ref: filter.id };
+      } catch (err) {
+        // Blocking twice: Gmail answers 400 "Filter already exists"; the existing filter is the rule.
+        if (!(err instanceof GmailApiError) || err.status !== 400) throw err;
+        const existing = (await client.listFilters()).find(
+          (f) => f.criteria.from?.toLowerCase() === from && f.action.addLabelIds?.includes('TRASH'),
+        );
+        if (!existing) throw err;
+        return { ref: existing.id };
+      }
+    },
+
     quotaUnitsSpent: () => client.quotaUnitsSpent(),
     async close() {
       // Stateless over HTTP: nothing to close.

@@ -21,6 +21,7 @@ export const QUOTA_UNITS = {
   'labels.list': 1,
   'messages.batchModify': 50,
   'settings.filters.create': 5,
+  'settings.filters.list': 1,
   'messages.send': 100,
 } as const;
 
@@ -99,6 +100,15 @@ export interface MessageList {
   ids: string[];
   nextPageToken: string | null;
   resultSizeEstimate: number;
+}
+
+export interface GmailFilterInput {
+  criteria: { from?: string };
+  action: { addLabelIds?: string[]; removeLabelIds?: string[] };
+}
+
+export interface GmailFilter extends GmailFilterInput {
+  id: string;
 }
 
 export interface HistoryRecord {
@@ -252,19 +262,69 @@ export class GmailClient {
     return out;
   }
 
+  /** `messages.send` of a raw RFC 5322 message; Gmail files it under SENT. */
+  sendMessage(raw: Buffer): Promise<{ id: string; threadId?: string; labelIds?: string[] }> {
+    // Not retried after a network failure or a 5xx: the message may have gone out, and a second copy must not.
+    return this.call('messages.send', '/gmail/v1/users/me/messages/send', {
+      body: { raw: raw.toString('base64url') },
+      unsafe: true,
+    });
+  }
+
+  /** `messages.batchModify` of at most 1,000 ids (Gmail's limit per request). */
+  async batchModify(ids: readonly string[], addLabelIds: string[], removeLabelIds: string[]): Promise<void> {
+    if (ids.length > 1000) throw new Error('batchModify takes at most 1,000 ids per call');
+    await this.call<null>('messages.batchModify', '/gmail/v1/users/me/messages/batchModify', {
+      body: { ids, addLabelIds, removeLabelIds },
+    });
+  }
+
+  createFilter(filter: GmailFilterInput): Promise<GmailFilter> {
+    return this.call<GmailFilter>('settings.filters.create', '/gmail/v1/users/me/settings/filters', {
+      body: filter,
+    });
+  }
+
+  async listFilters(): Promise<GmailFilter[]> {
+    const res = await this.call<{ filter?: GmailFilter[] } | null>(
+      'settings.filters.list',
+      '/gmail/v1/users/me/settings/filters',
+    );
+    return res?.filter ?? [];
+  }
+
   // ---- plumbing ----------------------------------------------------------------------------------------
 
-  private async call<T>(method: GmailMethod, path: string): Promise<T> {
+  /**
+   * One call: GET, or POST of a JSON body. `unsafe` calls (not idempotent) are retried only when Gmail
+   * refused them outright (rate limits, 401), never after a network failure or a 5xx.
+   */
+  private async call<T>(
+    method: GmailMethod,
+    path: string,
+    post?: { body: unknown; unsafe?: boolean },
+  ): Promise<T> {
     const units = QUOTA_UNITS[method];
+    const init: RequestInit = post
+      ? {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(post.body),
+        }
+      : { method: 'GET' };
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
       await this.paced(units);
       const token = await this.accessToken();
       const outcome = await this.send<T>(
         `${this.endpoints.gmail}${path}`,
-        { method: 'GET' },
+        init,
         token,
-        async (res) => (await res.json()) as T,
+        // batchModify answers 204 with no body.
+        async (res) => {
+          const text = await res.text();
+          return (text ? JSON.parse(text) : null) as T;
+        },
       );
       if (outcome.ok) {
         this.spent += units;
@@ -278,6 +338,11 @@ export class GmailClient {
         continue;
       }
       if (!isRateLimited(failure)) this.spent += failure.status === 0 ? 0 : units;
+      if (post?.unsafe && (failure.status === 0 || failure.status >= 500)) {
+        throw new MailConnectionError(
+          `Gmail ${method}: ${failure.message} (not retried: the request may have been carried out)`,
+        );
+      }
       await this.handleFailure(failure, attempt, `${method} ${path.split('?')[0]}`);
     }
   }

@@ -7,8 +7,16 @@ import {
   type MailProvider,
   type MessageHeaders,
   type SyncState,
+  type TrashResult,
 } from '../provider.js';
-import { GraphClient, type GraphClientOptions, isGraphError } from './client.js';
+import {
+  GraphClient,
+  type GraphClientOptions,
+  GraphError,
+  isGraphError,
+  REAUTH_MESSAGE,
+  retryAfterMs,
+} from './client.js';
 import {
   freshCheckpoint,
   type GraphFolderCheckpoint,
@@ -96,6 +104,21 @@ interface GraphMessage {
   from?: { emailAddress?: { name?: string | null; address?: string | null } | null } | null;
   internetMessageHeaders?: HeaderPair[] | null;
   '@removed'?: unknown;
+}
+
+/** Requests per JSON batch (graph/json-batching). */
+const JSON_BATCH_LIMIT = 20;
+const MOVE_ATTEMPTS = 5;
+
+interface BatchAnswer {
+  responses?: Array<{ id: string; status: number; headers?: Record<string, string>; body?: unknown }>;
+}
+
+interface GraphMessageRule {
+  id: string;
+  sequence?: number;
+  conditions?: { fromAddresses?: Array<{ emailAddress?: { address?: string | null } | null }> } | null;
+  actions?: { moveToFolder?: string | null } | null;
 }
 
 export interface ListedFolder extends Folder {
@@ -193,6 +216,74 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
       next = page['@odata.nextLink'];
     }
     return items;
+  }
+
+  /** Every item of a listing that does not need the immutable-id header. */
+  async function collectWith<T>(url: string): Promise<T[]> {
+    const items: T[] = [];
+    let next: string | undefined = url;
+    while (next) {
+      const page: GraphPage<T> = await client.get<GraphPage<T>>(next, [IMMUTABLE_IDS]);
+      items.push(...page.value);
+      next = page['@odata.nextLink'];
+    }
+    return items;
+  }
+
+  /**
+   * message: move of many messages in JSON batches of 20 (graph/json-batching), a few batches at a time.
+   * Requests refused inside a batch (429, 5xx) are sent again after the longest Retry-After among them; a
+   * message gone meanwhile (404) is not counted.
+   */
+  async function moveAll(ids: string[], destinationId: string): Promise<TrashResult> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += JSON_BATCH_LIMIT) chunks.push(ids.slice(i, i + JSON_BATCH_LIMIT));
+    let moved = 0;
+    let calls = 0;
+    await mapLimit(chunks, concurrency, async (chunk) => {
+      let pending = chunk;
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        calls += 1;
+        const answer = await client.post<BatchAnswer>('/$batch', {
+          requests: pending.map((id, n) => ({
+            id: String(n),
+            method: 'POST',
+            url: `/me/messages/${enc(id)}/move`,
+            headers: { 'Content-Type': 'application/json', Prefer: IMMUTABLE_IDS },
+            body: { destinationId },
+          })),
+        });
+        const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
+        const again: string[] = [];
+        let waitMs = 0;
+        for (const [n, id] of pending.entries()) {
+          const r = byId.get(String(n));
+          const status = r?.status ?? 0;
+          if (status >= 200 && status < 300) moved += 1;
+          else if (status === 404) continue;
+          else if (status === 401 || status === 403) {
+            throw new MailAuthError(REAUTH_MESSAGE, {
+              cause: new Error(`move answered ${status} in a batch`),
+            });
+          } else if (status === 0 || status === 429 || status >= 500) {
+            again.push(id);
+            const asked = retryAfterMs(r?.headers?.['Retry-After'] ?? r?.headers?.['retry-after'] ?? null);
+            waitMs = Math.max(waitMs, asked ?? 1000 * 2 ** (attempt - 1));
+          } else {
+            const code = (r?.body as { error?: { code?: string } } | undefined)?.error?.code ?? '';
+            throw new GraphError(status, code, `Microsoft Graph answered ${status} ${code} to a move`);
+          }
+        }
+        if (again.length > 0 && attempt >= MOVE_ATTEMPTS) {
+          throw new MailConnectionError(
+            `Microsoft Graph kept refusing ${again.length} moves; try again later.`,
+          );
+        }
+        if (again.length > 0) await new Promise((r) => setTimeout(r, Math.min(waitMs, 60_000)));
+        pending = again;
+      }
+    });
+    return { moved, calls };
   }
 
   async function fetchMessages(ids: string[], folder: ListedFolder): Promise<MessageHeaders[]> {
@@ -406,6 +497,59 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
 
     scan: (from) => sync('scan', from),
     changesSince: (state) => sync('changes', state),
+
+    async send(message) {
+      // message: send (sendMail): 202 Accepted with no body once Exchange has taken the message.
+      await client.post(
+        '/me/sendMail',
+        {
+          message: {
+            subject: message.subject,
+            body: { contentType: 'Text', content: message.text },
+            toRecipients: [{ emailAddress: { address: message.to } }],
+          },
+          saveToSentItems: true,
+        },
+        { unsafe: true },
+      );
+      return { accepted: true, response: 'Microsoft Graph sendMail: 202 Accepted' };
+    },
+
+    async moveToTrash(query) {
+      const address = query.from.trim().toLowerCase();
+      if (!address) throw new Error('moveToTrash needs a sender address');
+      const filter = `from/emailAddress/address eq '${address.replace(/'/g, "''")}'`;
+      const folders = (await listAll()).filter((f) => f.scanned);
+      const ids: string[] = [];
+      for (const folder of folders) {
+        const url = `/me/mailFolders/${enc(folder.id)}/messages?$filter=${enc(filter)}&$select=id&$top=1000`;
+        ids.push(...(await collectWith<{ id: string }>(url)).map((m) => m.id));
+      }
+      // message: move to the well-known Deleted Items folder, in JSON batches.
+      return moveAll(ids, 'deleteditems');
+    },
+
+    async createBlockRule(address) {
+      const from = address.trim().toLowerCase();
+      // messageRuleActions.moveToFolder takes a folder id, so the Deleted Items alias is resolved first.
+      const trash = await client.get<GraphFolder>('/me/mailFolders/deleteditems?$select=id');
+      const rules = await collectWith<GraphMessageRule>('/me/mailFolders/inbox/messageRules');
+      const existing = rules.find(
+        (r) =>
+          r.actions?.moveToFolder === trash.id &&
+          (r.conditions?.fromAddresses ?? []).some((a) => a.emailAddress?.address?.toLowerCase() === from),
+      );
+      if (existing) return { ref: existing.id };
+      const sequence = rules.reduce((n, r) => Math.max(n, r.sequence ?? 0), 0) + 1;
+      const rule = await client.post<GraphMessageRule>('/me/mailFolders/inbox/messageRules', {
+        displayName: `Inbox Genie: block ${from}`,
+        sequence,
+        isEnabled: true,
+        conditions: { fromAddresses: [{ emailAddress: { address: from } }] },
+        actions: { moveToFolder: trash.id, stopProcessingRules: true },
+      });
+      return { ref: rule.id };
+    },
 
     async close() {
       // Stateless HTTP: nothing to hang up.

@@ -116,7 +116,25 @@ export class GraphClient {
    * GET of a path under the Graph root (`/me/...`) or of a link Graph handed out (`@odata.nextLink`,
    * `@odata.deltaLink`), which is used exactly as given.
    */
-  async get<T>(target: string, prefer: string[] = []): Promise<T> {
+  get<T>(target: string, prefer: string[] = []): Promise<T> {
+    return this.request<T>('GET', target, undefined, prefer, false);
+  }
+
+  /**
+   * POST of a JSON body to a path under the Graph root. `unsafe` requests (sendMail) are retried only after
+   * 429 or 503, which Graph answers before doing anything; never after a network failure or another 5xx.
+   */
+  post<T>(target: string, body: unknown, options: { prefer?: string[]; unsafe?: boolean } = {}): Promise<T> {
+    return this.request<T>('POST', target, body, options.prefer ?? [], options.unsafe ?? false);
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    target: string,
+    body: unknown,
+    prefer: string[],
+    unsafe: boolean,
+  ): Promise<T> {
     const url = this.resolve(target);
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
@@ -126,7 +144,25 @@ export class GraphClient {
         Accept: 'application/json',
       };
       if (prefer.length > 0) headers.Prefer = prefer.join(', ');
-      const res = await this.send(url, { headers }, 'Microsoft Graph');
+      const init: RequestInit = { method, headers };
+      if (method === 'POST') {
+        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify(body ?? {});
+      }
+      let res: RawResponse;
+      try {
+        res = await this.send(url, init, 'Microsoft Graph');
+      } catch (err) {
+        if (unsafe && err instanceof MailConnectionError) {
+          throw new MailConnectionError(
+            `${err.message} The request may have been carried out; not retried.`,
+            {
+              cause: err,
+            },
+          );
+        }
+        throw err;
+      }
       if (res.status >= 200 && res.status < 300) return res.body as T;
       if (res.status === 401) {
         // The token may have been revoked or expired early: one fresh token, then the user has to act.
@@ -139,7 +175,8 @@ export class GraphClient {
       // ErrorAccessDenied: the consent no longer covers the mailbox.
       if (res.status === 403) throw new MailAuthError(REAUTH_MESSAGE, { cause: graphError(res) });
       if (TRANSIENT.has(res.status)) {
-        if (attempt < this.retry.attempts) {
+        const refusedBeforeWork = res.status === 429 || res.status === 503;
+        if (attempt < this.retry.attempts && (!unsafe || refusedBeforeWork)) {
           await sleep(this.waitFor(res, attempt));
           continue;
         }

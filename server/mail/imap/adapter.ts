@@ -7,12 +7,17 @@ import {
   openClient,
   toMailError,
 } from './connection.js';
+import type { HostConfig } from './presets.js';
 import { listMailboxes, type SyncRun, syncMailbox } from './scan.js';
+import { sendViaSmtp } from './send.js';
 import { readState } from './state.js';
+import { moveSenderToTrash } from './trash.js';
 
 export interface ImapProviderOptions extends ImapConnectionOptions {
   /** Messages per batch, and so per checkpoint. */
   batchSize?: number;
+  /** SMTP submission server of the mailbox (presets + MAIL_PROVIDER_OVERRIDES); null or unset: cannot send. */
+  smtp?: HostConfig | null;
 }
 
 // Large enough that the round trip per batch disappears in the transfer, small enough that a killed scan
@@ -81,6 +86,29 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
 
     scan: (from) => sync('scan', from),
     changesSince: (state) => sync('changes', state),
+
+    send: (message) =>
+      sendViaSmtp(
+        {
+          smtp: options.smtp ?? null,
+          user: options.user,
+          password: options.password,
+          timeouts: options.timeouts,
+        },
+        message,
+      ),
+
+    async moveToTrash(query) {
+      const client = await connected();
+      try {
+        return await moveSenderToTrash(client, query.from);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    // IMAP has no server-side filter the product can rely on: the caller applies its own rule at every check.
+    createBlockRule: async () => null,
 
     async close() {
       const current = session;

@@ -1,0 +1,71 @@
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+
+// A local SMTP submission server for the mailto tests (issue 4): 127.0.0.1 on a free port, AUTH PLAIN/LOGIN
+// for one user, no TLS, every accepted message recorded with its envelope and raw bytes.
+
+export interface ReceivedMail {
+  /** The authenticated user of the session. */
+  user: string | undefined;
+  mailFrom: string;
+  rcptTo: string[];
+  raw: string;
+}
+
+export interface SmtpPeer {
+  host: string;
+  port: number;
+  received: ReceivedMail[];
+  /** Failed AUTH attempts, by user name. */
+  authFailures: string[];
+  stop(): Promise<void>;
+}
+
+export async function startSmtpPeer(account: { user: string; password: string }): Promise<SmtpPeer> {
+  const received: ReceivedMail[] = [];
+  const authFailures: string[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    authMethods: ['PLAIN', 'LOGIN'],
+    authOptional: false,
+    // Plain AUTH over a socket without TLS is refused by default; this peer lives on loopback only.
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === account.user && auth.password === account.password) {
+        callback(null, { user: auth.username });
+        return;
+      }
+      authFailures.push(auth.username ?? '');
+      const err = Object.assign(new Error('Invalid username or password'), { responseCode: 535 });
+      callback(err);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const from = session.envelope.mailFrom;
+        received.push({
+          user: typeof session.user === 'string' ? session.user : undefined,
+          mailFrom: from ? (from as SMTPServerAddress).address : '',
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback(null, 'Message queued as igtest');
+      });
+    },
+  });
+  server.on('error', () => {
+    // Client disconnects mid-session are reported here; the tests look at what was received.
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('SMTP peer did not bind a TCP port');
+  return {
+    host: '127.0.0.1',
+    port: address.port,
+    received,
+    authFailures,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
