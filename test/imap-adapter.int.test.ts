@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
 import {
   type HeaderBatch,
   MailConnectionError,
@@ -11,7 +9,8 @@ import {
   SCAN_HEADER_FIELDS,
   type SyncState,
 } from '../server/mail/provider.js';
-import { type Dovecot, encodeMailboxName, startDovecot } from './helpers/dovecot.js';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 
 // The IMAP adapter against a real Dovecot (GUIDE §7): one server for the file, one user per test. Logins
 // that fail live in imap-verify.int.test.ts: Dovecot slows every later login from the same address.
@@ -36,36 +35,7 @@ afterAll(async () => {
 const CAFE = 'Newsletters/Café';
 const GROESSE = 'Rechnungen/Größe';
 
-interface TestUser {
-  user: string;
-  password: string;
-  provider(overrides?: Partial<ImapProviderOptions>): MailProvider;
-  deliver(folder: string, raw: string): Promise<void>;
-}
-
-async function newUser(label: string): Promise<TestUser> {
-  const user = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const password = `pw-${randomBytes(6).toString('hex')}`;
-  await dovecot.addUser({ user, password });
-  return {
-    user,
-    password,
-    provider(overrides = {}) {
-      const p = createImapProvider({
-        host: dovecot.host,
-        port: dovecot.port,
-        secure: false,
-        user,
-        password,
-        timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
-        ...overrides,
-      });
-      providers.push(p);
-      return p;
-    },
-    deliver: (folder, raw) => dovecot.deliver(user, encodeMailboxName(folder), raw),
-  };
-}
+const newUser = (label: string) => newImapUser(dovecot, label, providers);
 
 interface MessageSpec {
   from: string;
@@ -436,7 +406,7 @@ describe('changesSince', () => {
 });
 
 /** The floor: ImapFlow fetching the same header fields of every message, nothing else (best of 3). */
-async function imapFlowAlone(u: TestUser, folders: string[]): Promise<number> {
+async function imapFlowAlone(u: ImapTestUser, folders: string[]): Promise<number> {
   const client = new ImapFlow({
     host: dovecot.host,
     port: dovecot.port,

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
+import type { ImapProviderOptions } from '../server/mail/imap/adapter.js';
 import { MailAuthError, MailConnectionError, type MailProvider } from '../server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { newImapUser } from './helpers/imap-user.js';
 
 // verify() against a real Dovecot. A file of its own: after a refused login Dovecot delays every later
 // login from 127.0.0.1 by seconds, which would slow the scan tests down.
@@ -26,20 +26,7 @@ afterAll(async () => {
 });
 
 async function provider(label: string, overrides: Partial<ImapProviderOptions> = {}): Promise<MailProvider> {
-  const user = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const password = `pw-${randomBytes(6).toString('hex')}`;
-  await dovecot.addUser({ user, password });
-  const p = createImapProvider({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    user,
-    password,
-    timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
-    ...overrides,
-  });
-  providers.push(p);
-  return p;
+  return (await newImapUser(dovecot, label, providers)).provider(overrides);
 }
 
 async function listen(server: Server): Promise<number> {

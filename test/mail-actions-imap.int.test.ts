@@ -5,7 +5,6 @@ import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMailto } from '../server/features/scans/list-unsubscribe.js';
 import { SecretBox } from '../server/lib/crypto.js';
-import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
 import { createProviderFactory } from '../server/mail/index.js';
 import {
   MailAuthError,
@@ -14,6 +13,7 @@ import {
   MailSendUnavailableError,
 } from '../server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
 import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
 
@@ -78,36 +78,7 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-interface TestUser {
-  user: string;
-  password: string;
-  provider(overrides?: Partial<ImapProviderOptions>): MailProvider;
-  deliver(folder: string, raw: string): Promise<void>;
-}
-
-async function newUser(label: string): Promise<TestUser> {
-  const user = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const password = `pw-${randomBytes(6).toString('hex')}`;
-  await dovecot.addUser({ user, password });
-  return {
-    user,
-    password,
-    provider(overrides = {}) {
-      const p = createImapProvider({
-        host: dovecot.host,
-        port: dovecot.port,
-        secure: false,
-        user,
-        password,
-        timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
-        ...overrides,
-      });
-      providers.push(p);
-      return p;
-    },
-    deliver: (folder, raw) => dovecot.deliver(user, folder, raw),
-  };
-}
+const newUser = (label: string) => newImapUser(dovecot, label, providers);
 
 async function peerFor(u: { user: string; password: string }): Promise<SmtpPeer> {
   const peer = await startSmtpPeer(u);
@@ -116,7 +87,7 @@ async function peerFor(u: { user: string; password: string }): Promise<SmtpPeer>
 }
 
 /** Sender address of every message, per folder, as another IMAP client sees the mailbox. */
-async function senders(u: TestUser): Promise<Record<string, string[]>> {
+async function senders(u: ImapTestUser): Promise<Record<string, string[]>> {
   const client = new ImapFlow({
     host: dovecot.host,
     port: dovecot.port,
