@@ -9,6 +9,12 @@ export const SYSTEM_PACKAGES = [
     check: () => existsSync('/usr/bin/chromium'),
     why: 'end-to-end tests drive Debian Chromium',
   },
+  {
+    pkg: 'dovecot-imapd',
+    check: () => existsSync('/usr/sbin/dovecot'),
+    why: 'IMAP tests run a real Dovecot',
+  },
+  { pkg: 'openssl', check: () => existsSync('/usr/bin/openssl'), why: 'HTTPS tests make their own CA' },
 ];
 
 export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
