@@ -1,22 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSubscription } from '../server/features/scans/detect.js';
-import { createGraphProvider, type GraphProviderOptions } from '../server/mail/graph/adapter.js';
 import { microsoftBaseUrls } from '../server/mail/graph/client.js';
 import {
   type HeaderBatch,
   MailAuthError,
   MailConnectionError,
-  type MailProvider,
   type MessageHeaders,
   type SyncState,
 } from '../server/mail/provider.js';
-import {
-  type FakeMailbox,
-  type FakeMessageInput,
-  type GraphFake,
-  startGraphFake,
-} from './helpers/graph-fake.js';
+import { type FakeMessageInput, type GraphFake, startGraphFake } from './helpers/graph-fake.js';
+import { type GraphTestMailbox, newGraphMailbox } from './helpers/graph-user.js';
 
 // The Outlook adapter against a fake of Microsoft Graph and the identity platform written from their
 // documentation (test/helpers/graph-fake.ts): one fake for the file, one mailbox per test.
@@ -31,34 +24,14 @@ afterAll(async () => {
   await fake?.close();
 });
 
-interface TestMailbox {
-  box: FakeMailbox;
-  refreshToken: string;
+interface TestMailbox extends GraphTestMailbox {
   inbox: string;
   junk: string;
-  provider(overrides?: Partial<GraphProviderOptions>): MailProvider;
 }
 
 function newMailbox(label: string): TestMailbox {
-  const email = `${label}-${randomBytes(4).toString('hex')}@contoso.example`;
-  const box = fake.addUser(email);
-  const refreshToken = box.issueRefreshToken();
-  return {
-    box,
-    refreshToken,
-    inbox: box.wellKnown('inbox'),
-    junk: box.wellKnown('junkemail'),
-    provider: (overrides = {}) =>
-      createGraphProvider({
-        email,
-        refreshToken,
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        ...microsoftBaseUrls(fake.url),
-        timeoutMs: 3000,
-        ...overrides,
-      }),
-  };
+  const mailbox = newGraphMailbox(fake, label);
+  return { ...mailbox, inbox: mailbox.box.wellKnown('inbox'), junk: mailbox.box.wellKnown('junkemail') };
 }
 
 /** Minute `n` of 1 July 2025: larger n, newer message. */

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphProvider, type GraphProviderOptions } from '../server/mail/graph/adapter.js';
 import { GraphClient, microsoftBaseUrls } from '../server/mail/graph/client.js';
-import { MailAuthError, MailConnectionError, type MailProvider } from '../server/mail/provider.js';
+import { MailAuthError, MailConnectionError } from '../server/mail/provider.js';
 import {
   type FakeMailbox,
   type FakeMessageInput,
   type GraphFake,
   startGraphFake,
 } from './helpers/graph-fake.js';
+import { newGraphMailbox } from './helpers/graph-user.js';
 
 // The unsubscribe engine's mailbox actions for Outlook (issue 4) against the Graph fake written from
 // Microsoft's documentation: sendMail, message move to Deleted Items, and an Inbox message rule.
@@ -23,34 +22,8 @@ afterAll(async () => {
   await fake?.close();
 });
 
-interface TestMailbox {
-  email: string;
-  refreshToken: string;
-  box: FakeMailbox;
-  provider(overrides?: Partial<GraphProviderOptions>): MailProvider;
-}
-
-function newMailbox(label: string): TestMailbox {
-  const email = `${label}-${randomBytes(4).toString('hex')}@contoso.example`;
-  const box = fake.addUser(email);
-  const refreshToken = box.issueRefreshToken();
-  return {
-    email,
-    refreshToken,
-    box,
-    provider: (overrides = {}) =>
-      createGraphProvider({
-        email,
-        refreshToken,
-        clientId: fake.clientId,
-        clientSecret: fake.clientSecret,
-        ...microsoftBaseUrls(fake.url),
-        timeoutMs: 3000,
-        retry: { attempts: 3, backoffMs: 10, maxWaitMs: 50 },
-        ...overrides,
-      }),
-  };
-}
+const newMailbox = (label: string) =>
+  newGraphMailbox(fake, label, { retry: { attempts: 3, backoffMs: 10, maxWaitMs: 50 } });
 
 let minute = 0;
 function from(address: string, subject = 'Deals'): FakeMessageInput {
