@@ -114,3 +114,21 @@ export interface PublicConfig {
   /** Base URL of the sender-logo service (`<base>/<domain>`); null: always the default image. */
   logoBaseUrl: string | null;
 }
+
+/** How an unsubscribe was carried out (issue 4): RFC 8058 POST, a mail from the user's mailbox, the sender's page, or a block. */
+export type UnsubscribeMethod = 'one-click' | 'mailto' | 'manual' | 'block';
+
+/** POST /unsubscribe {subscriptionId} (SPEC §3 "Unsubscribe result", GUIDE §5). */
+export interface UnsubscribeResult {
+  subscriptionId: string;
+  method: UnsubscribeMethod;
+  /** The sender was told (one-click POST answered 2xx, or the mailto request was sent): the item leaves the list. */
+  oneClickUnsubscribeSuccess: boolean;
+  /** Only web pages remain: open `unsubscribeOptions[0]`, then confirm with POST /manual-unsubscribe. */
+  manualUnsubscribe: boolean;
+  /** No usable link: future mail goes to trash and existing mail was moved there. */
+  blockedAndTrashed: boolean;
+  unsubscribeOptions: string[];
+  /** Present when the mailbox needs the user to sign in again before anything can be done. */
+  authUrl?: string;
+}

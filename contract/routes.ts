@@ -23,6 +23,8 @@ export const API = {
   deleteEmailAccount: '/delete-email-account',
   subscriptions: '/get-unsubscribe-emails',
   keepSubscription: '/keep-subscription',
+  unsubscribe: '/unsubscribe',
+  manualUnsubscribe: '/manual-unsubscribe',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
   health: '/healthz',
 } as const;
