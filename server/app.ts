@@ -19,6 +19,7 @@ import { createOAuthService } from './features/oauth/service.js';
 import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
+import { createUnsubscribeService } from './features/unsubscribe/service.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
 import { registerSessions } from './http/plugins/session.js';
 import { accountRoutes } from './http/routes/account.js';
@@ -26,6 +27,7 @@ import { authRoutes } from './http/routes/auth.js';
 import { mailboxRoutes } from './http/routes/mailboxes.js';
 import { oauthRoutes } from './http/routes/oauth.js';
 import { publicRoutes } from './http/routes/public.js';
+import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
@@ -90,6 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       saveSecret: (mailboxId, sealed) => saveMailboxSecret(db, mailboxId, sealed),
     });
   const subscriptions = createSubscriptionsService(db);
+  const unsubscribe = createUnsubscribeService({
+    db,
+    providers,
+    subscriptions,
+    allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
+  });
   const livePool = config.databaseUrl ? await openLivePool(config.databaseUrl) : null;
   const live = attachLive(
     app.server,
@@ -161,7 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(publicRoutes, { config, contact, rateLimit: authLimit });
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
   await app.register(accountRoutes, { accounts, settings });
-  await app.register(mailboxRoutes, { mailboxes, subscriptions, rateLimit: authLimit });
+  await app.register(mailboxRoutes, { mailboxes, rateLimit: authLimit });
+  await app.register(subscriptionRoutes, { mailboxes, subscriptions, unsubscribe });
   await app.register(oauthRoutes, {
     oauth,
     accounts,

@@ -94,7 +94,30 @@ export interface ScannedMessagesTable {
   provider_id: string;
 }
 
+export interface UnsubscribeReceiptsTable {
+  id: string;
+  user_id: string;
+  sender_id: string;
+  /** one-click | mailto | manual | block */
+  method: string;
+  /** The URI, mailto address or blocked address the attempt was about. */
+  target: string;
+  ok: number;
+  /** HTTP status, SMTP answer, count moved, or the error. */
+  detail: Generated<string>;
+  created_at: number;
+}
+
+export interface BlockRulesTable {
+  mailbox_id: string;
+  address: string;
+  provider_ref: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  unsubscribe_receipts: UnsubscribeReceiptsTable;
+  block_rules: BlockRulesTable;
   scanned_messages: ScannedMessagesTable;
   mailboxes: MailboxesTable;
   senders: SendersTable;

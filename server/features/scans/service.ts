@@ -53,6 +53,18 @@ export function createScansService({ db, providers, live, subscriptions, now = D
           mailbox.scan_complete === 1 && state ? provider.changesSince(state) : provider.scan(state);
         // Raw From values repeat across a mailbox; each is parsed once per scan.
         const fromCache = new Map<string, Sender | null>();
+        // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
+        const blocked = new Set(
+          (
+            await db
+              .selectFrom('block_rules')
+              .select('address')
+              .where('mailbox_id', '=', mailboxId)
+              .where('provider_ref', 'is', null)
+              .execute()
+          ).map((r) => r.address),
+        );
+        const blockedSeen = new Set<string>();
         for await (const batch of batches) {
           const { newSubscriptionIds } = await repo.commitBatch(
             { id: mailboxId, userId },
@@ -65,7 +77,13 @@ export function createScansService({ db, providers, live, subscriptions, now = D
             live.emitToUser(userId, 'new-subscription', item);
           }
           live.emitToUser(userId, 'scan-progress', batch.progress);
+          for (const m of batch.messages) {
+            const address = fromCache.get(m.fields.from ?? '')?.address;
+            if (address && blocked.has(address)) blockedSeen.add(address);
+          }
         }
+        // New mail from a blocked sender goes to the trash at this check.
+        for (const address of blockedSeen) await provider.moveToTrash({ from: address });
         await repo.markScanComplete(mailboxId, now());
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,190 @@
+import { ImapFlow } from 'imapflow';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
+import { daysAgo, rawMessage } from './helpers/mail.js';
+import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
+
+// The unsubscribe engine end to end (issue 4): a Yahoo mailbox on a real Dovecot, its SMTP on a local
+// peer, senders' endpoints on a local HTTPS server with its own CA; observed at the sender and in the
+// mailbox.
+
+let dovecot: Dovecot;
+let sender: HttpsSender;
+beforeAll(async () => {
+  [dovecot, sender] = await Promise.all([startDovecot(), startHttpsSender()]);
+});
+afterAll(async () => {
+  await sender?.close();
+  await dovecot?.stop();
+});
+
+describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
+  const open: Array<{ close(): Promise<void> } | { stop(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) await ('close' in o ? o.close() : o.stop());
+  });
+
+  /** A user with a Yahoo mailbox holding `messages`, connected and scanned. */
+  async function connected(messages: string[]) {
+    const email = uniqueEmail('unsub').replace('@example.com', '@yahoo.com');
+    const password = 'app password';
+    await dovecot.addUser({ user: email, password });
+    for (const m of messages) await dovecot.deliver(email, 'INBOX', m);
+    const smtp: SmtpPeer = await startSmtpPeer({ user: email, password });
+    open.push(smtp);
+    const hosts = { host: '127.0.0.1', secure: false };
+    const t: TestApp = await createTestApp(dialect, {
+      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+        yahoo: { imap: { ...hosts, port: dovecot.port }, smtp: { ...hosts, port: smtp.port } },
+      }),
+      UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
+      SCAN_INTERVAL: '1s',
+    });
+    open.push(t);
+    const client = new Client(t.app);
+    await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
+    await t.app.jobs.idle();
+    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const byAddress = (address: string) => list.find((s) => s.address === address)!;
+    return { t, client, smtp, email, password, byAddress };
+  }
+
+  async function folderCount(email: string, password: string, folder: string): Promise<number> {
+    const imap = new ImapFlow({
+      host: '127.0.0.1',
+      port: dovecot.port,
+      secure: false,
+      auth: { user: email, pass: password },
+      logger: false,
+    });
+    await imap.connect();
+    const status = await imap.status(folder, { messages: true });
+    await imap.logout();
+    return status ? (status.messages ?? 0) : 0;
+  }
+
+  const unsubscribe = async (client: Client, id: string) =>
+    (await client.post('/unsubscribe', { subscriptionId: id })).json() as UnsubscribeResult;
+
+  it('posts RFC 8058 one-click once, even when clicked twice, and moves the sender to Unsubscribed', async () => {
+    const path = `/one-click/${Date.now()}`;
+    sender.respond(path, { status: 202 });
+    const { client, byAddress } = await connected([
+      rawMessage({
+        from: 'Shop <shop@oneclick.example>',
+        subject: 'Sale',
+        date: daysAgo(1),
+        listUnsubscribe: `<${sender.origin}${path}>, <mailto:leave@oneclick.example>`,
+        listUnsubscribePost: 'List-Unsubscribe=One-Click',
+      }),
+    ]);
+    const id = byAddress('shop@oneclick.example').id;
+    const [a, b] = await Promise.all([unsubscribe(client, id), unsubscribe(client, id)]);
+    expect(a).toMatchObject({ subscriptionId: id, method: 'one-click', oneClickUnsubscribeSuccess: true });
+    expect(b).toEqual(a);
+    expect(await unsubscribe(client, id)).toMatchObject({ oneClickUnsubscribeSuccess: true });
+    const hits = sender.requests.filter((r) => r.path === path);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ method: 'POST', body: 'List-Unsubscribe=One-Click', cookie: undefined });
+    expect(hits[0]!.contentType).toMatch(/^application\/x-www-form-urlencoded/);
+    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
+    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+  });
+
+  it('sends the mailto request from the user’s own mailbox, once', async () => {
+    const { client, smtp, email, byAddress } = await connected([
+      rawMessage({
+        from: 'Digest <digest@mailto.example>',
+        subject: 'Weekly',
+        date: daysAgo(1),
+        listUnsubscribe: '<mailto:leave@mailto.example?subject=remove%20me&body=please>',
+      }),
+    ]);
+    const id = byAddress('digest@mailto.example').id;
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
+    expect(mail.user).toBe(email);
+    expect(mail.mailFrom).toBe(email);
+    expect(mail.rcptTo).toEqual(['leave@mailto.example']);
+    expect(mail.raw).toMatch(/^Subject: remove me$/m);
+    expect(mail.raw).toContain('please');
+  });
+
+  it('falls back to the manual page when the one-click endpoint fails, and records the confirmation', async () => {
+    const path = `/broken/${Date.now()}`;
+    sender.respond(path, { status: 500 });
+    const { client, byAddress } = await connected([
+      rawMessage({
+        from: 'News <news@manual.example>',
+        subject: 'Hello',
+        date: daysAgo(1),
+        listUnsubscribe: `<${sender.origin}${path}>, <https://manual.example/page>`,
+        listUnsubscribePost: 'List-Unsubscribe=One-Click',
+      }),
+    ]);
+    const id = byAddress('news@manual.example').id;
+    const result = await unsubscribe(client, id);
+    expect(result).toMatchObject({
+      method: 'manual',
+      manualUnsubscribe: true,
+      oneClickUnsubscribeSuccess: false,
+      unsubscribeOptions: [`${sender.origin}${path}`, 'https://manual.example/page'],
+    });
+    // The server never opens the manual page itself.
+    expect(sender.requests.filter((r) => r.path === path)).toHaveLength(1);
+    expect(
+      (await client.get('/get-unsubscribe-emails')).json().data.map((s: Subscription) => s.id),
+    ).toContain(id);
+    const confirmed = await client.post('/manual-unsubscribe', { subscriptionId: id });
+    expect(confirmed.json()).toMatchObject({ id, category: 'unsubscribed' });
+  });
+
+  it('blocks a sender without a link: existing mail to Trash, and the next message too', async () => {
+    const list = (subject: string, n: number) =>
+      rawMessage({
+        from: 'Club <club@block.example>',
+        subject,
+        date: daysAgo(n),
+        listId: '<club.block.example>',
+      });
+    const { t, client, email, password, byAddress } = await connected([list('One', 3), list('Two', 2)]);
+    const id = byAddress('club@block.example').id;
+    expect(await folderCount(email, password, 'Trash')).toBe(0);
+    expect(await unsubscribe(client, id)).toMatchObject({ method: 'block', blockedAndTrashed: true });
+    expect(await folderCount(email, password, 'Trash')).toBe(2);
+    expect(await folderCount(email, password, 'INBOX')).toBe(0);
+
+    await dovecot.deliver(email, 'INBOX', list('Three', 0));
+    const scheduler = t.app.startScheduler();
+    try {
+      await expect.poll(() => folderCount(email, password, 'Trash'), { timeout: 15_000 }).toBe(3);
+    } finally {
+      scheduler.stop();
+    }
+    await t.app.jobs.idle();
+    expect(await folderCount(email, password, 'INBOX')).toBe(0);
+  });
+
+  it('refuses another user’s subscription', async () => {
+    const { t, byAddress } = await connected([
+      rawMessage({ from: 'a@mine.example', subject: 'x', date: daysAgo(1), listId: '<mine.example>' }),
+    ]);
+    const stranger = new Client(t.app);
+    await stranger.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    const id = byAddress('a@mine.example').id;
+    expect((await stranger.post('/unsubscribe', { subscriptionId: id })).statusCode).toBe(404);
+    expect((await stranger.post('/manual-unsubscribe', { subscriptionId: id })).statusCode).toBe(404);
+  });
+});
