@@ -106,6 +106,12 @@ export const ALERTS = {
   deleteEmailAccountFailed: 'Failed to delete email account...',
   keepFailed: 'Failed to keep the subscription...',
   keepRateLimited: 'You have reached the rate limit. Please try again later.',
+  unsubscribeError:
+    'Error during unsubscription. Please try again, if the issue continues please contact support.',
+  unsubscribeFailed: 'Failed to process the unsubscription request...',
+  manualUnsubscribeError: 'Error manually unsubscribing subscription...',
+  manualUnsubscribeFailed: 'Failed to manually unsubscribe the subscription',
+  rateLimited: 'You have reached the rate limit. Please try again later.',
 } as const;
 
 export const SCREEN_ERRORS = {

@@ -14,6 +14,7 @@ import type {
   SubscriptionCategory,
   SubscriptionMessagesResponse,
   SubscriptionsResponse,
+  UnsubscribeResult,
 } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { api } from './client';
@@ -45,3 +46,8 @@ export const keepSubscription = (subscriptionId: string) =>
   api.post<Subscription>(API.keepSubscription, { subscriptionId });
 export const getSubscriptionMessages = (id: string) =>
   api.get<SubscriptionMessagesResponse>(API.subscriptionMessages(id));
+export const unsubscribe = (subscriptionId: string) =>
+  api.post<UnsubscribeResult>(API.unsubscribe, { subscriptionId });
+/** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
+export const manualUnsubscribe = (subscriptionId: string) =>
+  api.post<Subscription>(API.manualUnsubscribe, { subscriptionId });

@@ -7,8 +7,7 @@ import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import type { Subscription } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
-import { ALERTS } from '../../../../contract/validation.js';
-import { getSubscriptions, keepSubscription } from '../../api/calls';
+import { getSubscriptions } from '../../api/calls';
 import { isStatus, redirectUrlOf } from '../../api/client';
 import { usePublicConfig } from '../../api/publicConfig';
 import { type ScanProgress, useLive } from '../../live';
@@ -30,6 +29,7 @@ import {
   visibleSubscriptions,
 } from './subscriptionList';
 import { useEmailAccounts } from './useEmailAccounts';
+import { useSubscriptionActions } from './useSubscriptionActions';
 
 /** SPEC §2 Subscription list screen for one category, filled live as a scan finds senders. */
 export function SubscriptionList({ view }: { view: CategoryView }) {
@@ -44,28 +44,11 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   const [progress, setProgress] = useState<ScanProgress | null>(null);
   const [order, setOrder] = useState<SortOrder>(DEFAULT_SORT);
   const [query, setQuery] = useState('');
-  /** Ids of the rows whose action is running (SPEC §4 Keep: per-item busy flag). */
-  const [busyRows, setBusyRows] = useState<ReadonlySet<string>>(new Set());
-
-  async function keep(item: Subscription) {
-    if (busyRows.has(item.id)) return;
-    setBusyRows((b) => new Set(b).add(item.id));
-    try {
-      await keepSubscription(item.id);
-      // After an action the item leaves the current list (SPEC §4).
-      setItems((current) => current.filter((s) => s.id !== item.id));
-    } catch (error) {
-      if (isStatus(error, 403)) return navigate(SCREENS.signin);
-      console.warn('Error keeping subscription...', error);
-      window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
-    } finally {
-      setBusyRows((b) => {
-        const next = new Set(b);
-        next.delete(item.id);
-        return next;
-      });
-    }
-  }
+  const removeItem = useCallback((id: string) => {
+    // After an action the item leaves the current list (SPEC §4).
+    setItems((current) => current.filter((s) => s.id !== id));
+  }, []);
+  const { busyRows, keep, unsubscribe, dialogs } = useSubscriptionActions(removeItem);
 
   const latest = useRef(0);
   const mounted = useRef(true);
@@ -229,24 +212,38 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
               showAccount={showAccount}
               busy={busyRows.has(item.id)}
               actions={
-                // Keep is hidden on the kept list (SPEC §2); Unsubscribe comes with the unsubscribe engine.
-                category !== 'kept' && (
-                  <Button
-                    size="sm"
-                    variant="outline-success"
-                    disabled={busyRows.has(item.id)}
-                    aria-label={`Keep ${item.address}`}
-                    onClick={() => void keep(item)}
-                  >
-                    Keep Subscription
-                  </Button>
-                )
+                <div className="d-flex flex-wrap justify-content-end gap-2">
+                  {/* SPEC §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed. */}
+                  {category !== 'kept' && (
+                    <Button
+                      size="sm"
+                      variant="outline-success"
+                      disabled={busyRows.has(item.id)}
+                      aria-label={`Keep ${item.address}`}
+                      onClick={() => void keep(item)}
+                    >
+                      Keep Subscription
+                    </Button>
+                  )}
+                  {category !== 'unsubscribed' && (
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      disabled={busyRows.has(item.id)}
+                      aria-label={`Unsubscribe ${item.address}`}
+                      onClick={() => void unsubscribe(item)}
+                    >
+                      Unsubscribe
+                    </Button>
+                  )}
+                </div>
               }
             />
           ))}
         </tbody>
       </Table>
       {empty && <div className="mt-3">{empty}</div>}
+      {dialogs}
     </section>
   );
 }

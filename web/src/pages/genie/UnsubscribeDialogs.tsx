@@ -1,0 +1,106 @@
+import { useEffect, useId, useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+
+/** The 'Don't remind me' checkbox of the two unsubscribe dialogs; unticked whenever a dialog opens. */
+function useDontRemind(show: boolean) {
+  const [checked, setChecked] = useState(false);
+  useEffect(() => {
+    if (show) setChecked(false);
+  }, [show]);
+  return [checked, setChecked] as const;
+}
+
+function DontRemind({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  return (
+    <Form.Check
+      type="checkbox"
+      id={id}
+      className="mt-3"
+      label="Don't remind me"
+      checked={checked}
+      onChange={(e) => onChange(e.target.checked)}
+    />
+  );
+}
+
+interface ManualUnsubscribeDialogProps {
+  show: boolean;
+  /** The sender's unsubscribe pages, listed when no confirmation follows; null lists none. */
+  options: string[] | null;
+  /** `dontRemind`: the user ticked 'Don't remind me'. */
+  onOpen: (dontRemind: boolean) => void;
+  onCancel: (dontRemind: boolean) => void;
+}
+
+/** SPEC §4: Manual Unsubscription Required — open the sender's page? */
+export function ManualUnsubscribeDialog({ show, options, onOpen, onCancel }: ManualUnsubscribeDialogProps) {
+  const [dontRemind, setDontRemind] = useDontRemind(show);
+  return (
+    <ConfirmDialog
+      show={show}
+      title="Manual Unsubscription Required"
+      confirmLabel="Open Link"
+      onConfirm={() => onOpen(dontRemind)}
+      onCancel={() => onCancel(dontRemind)}
+    >
+      <p className="mb-0">Manual unsubscription required. Open the webpage to unsubscribe?</p>
+      {options && options.length > 0 && (
+        <ul className="unsubscribe-options small mt-2 mb-0">
+          {options.map((option) => (
+            <li key={option} className="text-break">
+              {option}
+            </li>
+          ))}
+        </ul>
+      )}
+      <DontRemind checked={dontRemind} onChange={setDontRemind} />
+    </ConfirmDialog>
+  );
+}
+
+interface UnsubscribeConfirmDialogProps {
+  show: boolean;
+  onYes: (dontRemind: boolean) => void;
+  onNotYet: (dontRemind: boolean) => void;
+}
+
+/** SPEC §4: Unsubscription Confirmation — did the sender's page do it? */
+export function UnsubscribeConfirmDialog({ show, onYes, onNotYet }: UnsubscribeConfirmDialogProps) {
+  const [dontRemind, setDontRemind] = useDontRemind(show);
+  return (
+    <ConfirmDialog
+      show={show}
+      title="Unsubscription Confirmation"
+      confirmLabel="Yes, Unsubscribed"
+      cancelLabel="Not Yet"
+      onConfirm={() => onYes(dontRemind)}
+      onCancel={() => onNotYet(dontRemind)}
+    >
+      <p className="mb-0">Did you successfully unsubscribe from the newsletter?</p>
+      <DontRemind checked={dontRemind} onChange={setDontRemind} />
+    </ConfirmDialog>
+  );
+}
+
+interface ReauthDialogProps {
+  show: boolean;
+  onReauthenticate: () => void;
+  onCancel: () => void;
+}
+
+/** SPEC §8: Re-authentication Required — the mailbox's grant expired. */
+export function ReauthDialog({ show, onReauthenticate, onCancel }: ReauthDialogProps) {
+  return (
+    <ConfirmDialog
+      show={show}
+      title="Re-authentication Required"
+      confirmLabel="Re-authenticate"
+      onConfirm={onReauthenticate}
+      onCancel={onCancel}
+    >
+      Your session has expired. Please re-authenticate to continue using the product.
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,221 @@
+// The ACTIONS of the subscription list (SPEC §4 Keep, Unsubscribe flow): the per-row busy flags,
+// the calls, and the dialogs of the unsubscribe flow. The flow's decisions live in unsubscribeFlow.ts.
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Settings, Subscription, UnsubscribeResult } from '../../../../contract/api.js';
+import { SCREENS } from '../../../../contract/routes.js';
+import { ALERTS } from '../../../../contract/validation.js';
+import {
+  getSettings,
+  keepSubscription,
+  manualUnsubscribe,
+  unsubscribe as unsubscribeCall,
+  updateSettings,
+} from '../../api/calls';
+import { ApiError, isStatus, redirectUrlOf } from '../../api/client';
+import { useGoTo } from '../../navigation';
+import { ManualUnsubscribeDialog, ReauthDialog, UnsubscribeConfirmDialog } from './UnsubscribeDialogs';
+import {
+  type AfterOpen,
+  DEFAULT_ALERT_SETTINGS,
+  failureStep,
+  nextUnsubscribeStep,
+  type Reminder,
+  withoutReminder,
+} from './unsubscribeFlow';
+
+type Dialog =
+  | { kind: 'none' }
+  | { kind: 'reauth'; authUrl: string }
+  | { kind: 'manual'; item: Subscription; url: string; options: string[] | null; next: AfterOpen }
+  | { kind: 'confirm'; item: Subscription };
+
+const NO_DIALOG: Dialog = { kind: 'none' };
+
+/** The sender's page in a new tab, with no way back to this one. */
+function openLink(url: string): void {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+export interface SubscriptionActions {
+  /** Ids of the rows whose action is running. */
+  busyRows: ReadonlySet<string>;
+  keep: (item: Subscription) => Promise<void>;
+  unsubscribe: (item: Subscription) => Promise<void>;
+  /** The flow's dialogs, to be rendered once by the screen. */
+  dialogs: ReactNode;
+}
+
+/** `onRemoved` takes an item off the current list after an action succeeded (SPEC §4). */
+export function useSubscriptionActions(onRemoved: (id: string) => void): SubscriptionActions {
+  const navigate = useNavigate();
+  const goTo = useGoTo();
+  const [busyRows, setBusyRows] = useState<ReadonlySet<string>>(new Set());
+  const busyNow = useRef(new Set<string>());
+  const [dialog, setDialog] = useState<Dialog>(NO_DIALOG);
+  /** The alert settings, fetched once per list screen; a pending fetch is awaited by the flow. */
+  const settings = useRef<Settings | null>(null);
+  const settingsLoad = useRef<Promise<Settings> | null>(null);
+
+  useEffect(() => {
+    if (settingsLoad.current) return;
+    settingsLoad.current = getSettings()
+      .then((loaded) => ({ ...DEFAULT_ALERT_SETTINGS, ...loaded }))
+      .catch((error: unknown) => {
+        if (isStatus(error, 403)) navigate(SCREENS.signin, { replace: true });
+        else console.warn(ALERTS.fetchSettingsFailed, error);
+        return DEFAULT_ALERT_SETTINGS;
+      })
+      .then((loaded) => {
+        settings.current ??= loaded;
+        return settings.current;
+      });
+  }, [navigate]);
+
+  async function currentSettings(): Promise<Settings> {
+    return settings.current ?? (await settingsLoad.current) ?? DEFAULT_ALERT_SETTINGS;
+  }
+
+  const setBusy = useCallback((id: string, on: boolean) => {
+    if (on) busyNow.current.add(id);
+    else busyNow.current.delete(id);
+    setBusyRows(new Set(busyNow.current));
+  }, []);
+
+  /** SPEC §8 for a failed call: redirect, pricing, sign-in, or an alert (`texts` by kind of failure). */
+  function fail(error: unknown, texts: { error: string; failed: string }) {
+    const status = error instanceof ApiError && error.status > 0 ? error.status : null;
+    const step = failureStep(status, redirectUrlOf(error));
+    if (step.kind === 'redirect') return goTo(step.url);
+    if (step.kind === 'navigate') return navigate(step.to === 'pricing' ? SCREENS.pricing : SCREENS.signin);
+    console.warn(texts.error, error);
+    window.alert(step.alert === 'rateLimited' ? ALERTS.rateLimited : texts[step.alert]);
+  }
+
+  async function keep(item: Subscription) {
+    if (busyNow.current.has(item.id)) return;
+    setBusy(item.id, true);
+    try {
+      await keepSubscription(item.id);
+      onRemoved(item.id);
+    } catch (error) {
+      if (isStatus(error, 403)) return navigate(SCREENS.signin);
+      console.warn('Error keeping subscription...', error);
+      window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
+    } finally {
+      setBusy(item.id, false);
+    }
+  }
+
+  /** POST /manual-unsubscribe: the user opened the sender's page and it worked. */
+  async function confirmManual(item: Subscription) {
+    if (busyNow.current.has(item.id)) return;
+    setBusy(item.id, true);
+    try {
+      await manualUnsubscribe(item.id);
+      onRemoved(item.id);
+    } catch (error) {
+      fail(error, { error: ALERTS.manualUnsubscribeError, failed: ALERTS.manualUnsubscribeFailed });
+    } finally {
+      setBusy(item.id, false);
+    }
+  }
+
+  function afterLinkOpened(item: Subscription, next: AfterOpen) {
+    if (next === 'confirm') setDialog({ kind: 'confirm', item });
+    else void confirmManual(item);
+  }
+
+  /** 'Don't remind me' was ticked: the matching alert is saved as off (both fields sent). */
+  async function dismissReminder(reminder: Reminder) {
+    const next = withoutReminder(await currentSettings(), reminder);
+    settings.current = next;
+    try {
+      await updateSettings(next);
+    } catch (error) {
+      console.warn(ALERTS.updateSettingsFailed, error);
+      window.alert(ALERTS.updateSettingsFailed);
+    }
+  }
+
+  async function unsubscribe(item: Subscription) {
+    if (busyNow.current.has(item.id)) return;
+    setBusy(item.id, true);
+    let result: UnsubscribeResult;
+    let alerts: Settings;
+    try {
+      result = await unsubscribeCall(item.id);
+      alerts = await currentSettings();
+    } catch (error) {
+      fail(error, { error: ALERTS.unsubscribeError, failed: ALERTS.unsubscribeFailed });
+      return;
+    } finally {
+      setBusy(item.id, false);
+    }
+    const step = nextUnsubscribeStep(result, alerts);
+    switch (step.kind) {
+      case 'remove':
+        return onRemoved(item.id);
+      case 'reauth':
+        return setDialog({ kind: 'reauth', authUrl: step.authUrl });
+      case 'manual-dialog':
+        return setDialog({
+          kind: 'manual',
+          item,
+          url: step.url,
+          options: step.showOptions ? step.options : null,
+          next: step.next,
+        });
+      case 'open':
+        openLink(step.url);
+        return afterLinkOpened(item, step.next);
+      case 'failed':
+        console.warn(ALERTS.unsubscribeFailed, result);
+        window.alert(ALERTS.unsubscribeFailed);
+    }
+  }
+
+  const close = () => setDialog(NO_DIALOG);
+
+  const dialogs = (
+    <>
+      <ReauthDialog
+        show={dialog.kind === 'reauth'}
+        onReauthenticate={() => {
+          if (dialog.kind === 'reauth') window.location.assign(dialog.authUrl);
+          close();
+        }}
+        onCancel={close}
+      />
+      <ManualUnsubscribeDialog
+        show={dialog.kind === 'manual'}
+        options={dialog.kind === 'manual' ? dialog.options : null}
+        onOpen={(dontRemind) => {
+          if (dontRemind) void dismissReminder('manual');
+          if (dialog.kind !== 'manual') return close();
+          openLink(dialog.url);
+          close();
+          afterLinkOpened(dialog.item, dialog.next);
+        }}
+        onCancel={(dontRemind) => {
+          if (dontRemind) void dismissReminder('manual');
+          close();
+        }}
+      />
+      <UnsubscribeConfirmDialog
+        show={dialog.kind === 'confirm'}
+        onYes={(dontRemind) => {
+          if (dontRemind) void dismissReminder('after');
+          close();
+          if (dialog.kind === 'confirm') void confirmManual(dialog.item);
+        }}
+        onNotYet={(dontRemind) => {
+          if (dontRemind) void dismissReminder('after');
+          close();
+        }}
+      />
+    </>
+  );
+
+  return { busyRows, keep, unsubscribe, dialogs };
+}
