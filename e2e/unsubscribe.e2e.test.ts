@@ -1,0 +1,161 @@
+import { ImapFlow } from 'imapflow';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '../test/helpers/mail.js';
+import {
+  launchBrowser,
+  type OpenedPage,
+  openPage,
+  type Product,
+  screenshot,
+  startProduct,
+} from './harness.js';
+
+// Unsubscribing in the browser: the manual path with both alerts on (dialog → the sender's page in a
+// new tab → confirmation), with both alerts off (no dialog), and a block of a sender without a link,
+// whose mail ends up in the Trash of a real Dovecot.
+
+let dovecot: Dovecot;
+let product: Product;
+let browser: Browser;
+const opened: OpenedPage[] = [];
+const PASSWORD = 'app password 1';
+let seq = 0;
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+  [product, browser] = await Promise.all([
+    startProduct({
+      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+      }),
+    }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  await dovecot?.stop();
+});
+afterEach(async () => {
+  const errors = opened.flatMap((o) => o.errors);
+  await Promise.all(opened.splice(0).map((o) => o.context.close()));
+  expect(errors).toEqual([]);
+});
+
+const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
+
+/** A new account whose new Yahoo mailbox (on Dovecot) holds a manual-only sender and a link-less list. */
+async function userWithMailbox(): Promise<{ page: Page; yahoo: string }> {
+  seq += 1;
+  const yahoo = `unsub-e2e-${Date.now()}-${seq}@yahoo.com`;
+  await dovecot.addUser({ user: yahoo, password: PASSWORD });
+  // The sender's page is on the product's own origin: the test browser reaches nothing else.
+  await dovecot.deliver(
+    yahoo,
+    'INBOX',
+    rawMessage({
+      from: 'Paper <paper@manual.example>',
+      subject: 'Issue 12',
+      date: daysAgo(1),
+      listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
+    }),
+  );
+  await dovecot.deliver(
+    yahoo,
+    'INBOX',
+    rawMessage({
+      from: 'Club <club@nolink.example>',
+      subject: 'Meetup',
+      date: daysAgo(2),
+      listId: '<club.nolink.example>',
+    }),
+  );
+  const o = await openPage(browser, product);
+  opened.push(o);
+  const { page } = o;
+  // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(`${product.url}/create-account`);
+  await page.getByLabel('Email').fill(`owner-${Date.now()}-${seq}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('owner password');
+  await page.getByLabel('Confirm Password').fill('owner password');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/connect-mailbox');
+  await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
+  await page.getByLabel('Email').fill(yahoo);
+  await page.getByLabel('App-Specific Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  await page.waitForURL('**/genie/subscriptions');
+  await row(page, 'paper@manual.example').waitFor();
+  await row(page, 'club@nolink.example').waitFor();
+  return { page, yahoo };
+}
+
+async function trashCount(user: string): Promise<number> {
+  const imap = new ImapFlow({
+    host: '127.0.0.1',
+    port: dovecot.port,
+    secure: false,
+    auth: { user, pass: PASSWORD },
+    logger: false,
+  });
+  await imap.connect();
+  const status = await imap.status('Trash', { messages: true });
+  await imap.logout();
+  return status ? (status.messages ?? 0) : 0;
+}
+
+describe('unsubscribing in the browser', () => {
+  it('walks the manual path with both alerts on, then blocks a sender without a link', async () => {
+    const { page, yahoo } = await userWithMailbox();
+
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    const manual = page.getByRole('dialog').filter({ hasText: 'Manual Unsubscription Required' });
+    await manual.getByText('Manual unsubscription required. Open the webpage to unsubscribe?').waitFor();
+    await screenshot(page, 'manual-dialog-1280');
+    const popup = page.context().waitForEvent('page');
+    await manual.getByRole('button', { name: 'Open Link' }).click();
+    const senderPage = await popup;
+    await senderPage.waitForLoadState();
+    expect(senderPage.url()).toBe(`${product.url}/sender-unsubscribe-page`);
+    await senderPage.close();
+
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Unsubscription Confirmation' });
+    await confirm.getByText('Did you successfully unsubscribe from the newsletter?').waitFor();
+    await confirm.getByRole('button', { name: 'Yes, Unsubscribed' }).click();
+    await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Unsubscribe club@nolink.example' }).click();
+    await row(page, 'club@nolink.example').waitFor({ state: 'detached' });
+    await expect.poll(() => trashCount(yahoo)).toBe(1);
+
+    await page.getByRole('link', { name: 'Unsubscribed' }).click();
+    await page.waitForURL('**/genie/unsubscribed');
+    await row(page, 'paper@manual.example').waitFor();
+    await row(page, 'club@nolink.example').waitFor();
+    await expect(page.getByRole('button', { name: /^Unsubscribe / }).count()).resolves.toBe(0);
+    await screenshot(page, 'unsubscribed-1280');
+  });
+
+  it('opens the page and confirms at once when both alerts are off', async () => {
+    const { page } = await userWithMailbox();
+    await page.goto(`${page.url().replace(/\/genie\/.*$/, '')}/genie/settings`);
+    for (const name of [/manual unsubscribe is required/, /confirm after a manual unsubscribe/]) {
+      const saved = page.waitForResponse((r) => r.url().endsWith('/update-settings') && r.ok());
+      await page.getByRole('switch', { name }).click();
+      await saved;
+    }
+    await page.getByRole('link', { name: 'Subscriptions to Review' }).click();
+    await row(page, 'paper@manual.example').waitFor();
+    const popup = page.context().waitForEvent('page');
+    const confirmed = page.waitForResponse((r) => r.url().endsWith('/manual-unsubscribe') && r.ok());
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    await (await popup).close();
+    await confirmed;
+    await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  });
+});
