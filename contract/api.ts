@@ -132,3 +132,19 @@ export interface UnsubscribeResult {
   /** Present when the mailbox needs the user to sign in again before anything can be done. */
   authUrl?: string;
 }
+
+/**
+ * POST /get-message-preview: answers sanitized HTML (text/html). Remote images are replaced by a
+ * placeholder unless `loadImages` is true. 404 `{message}` when the message is gone.
+ */
+export interface MessagePreviewBody {
+  subscriptionId: string;
+  messageId: string;
+  loadImages?: boolean;
+}
+
+/** POST /get-messages-by-sender-address {senderAddress} → the messages of that sender, newest first. */
+export interface MessagesBySenderBody {
+  senderAddress: string;
+  messageId?: string;
+}

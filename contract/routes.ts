@@ -25,6 +25,8 @@ export const API = {
   keepSubscription: '/keep-subscription',
   unsubscribe: '/unsubscribe',
   manualUnsubscribe: '/manual-unsubscribe',
+  messagePreview: '/get-message-preview',
+  messagesBySender: '/get-messages-by-sender-address',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
   health: '/healthz',
 } as const;
