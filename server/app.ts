@@ -16,6 +16,7 @@ import { createAccountsService } from './features/accounts/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
+import { createPreviewService } from './features/preview/service.js';
 import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
@@ -26,6 +27,7 @@ import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
 import { mailboxRoutes } from './http/routes/mailboxes.js';
 import { oauthRoutes } from './http/routes/oauth.js';
+import { previewRoutes } from './http/routes/preview.js';
 import { publicRoutes } from './http/routes/public.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
@@ -171,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes, { accounts, settings });
   await app.register(mailboxRoutes, { mailboxes, rateLimit: authLimit });
   await app.register(subscriptionRoutes, { mailboxes, subscriptions, unsubscribe });
+  await app.register(previewRoutes, { preview: createPreviewService({ db, providers }) });
   await app.register(oauthRoutes, {
     oauth,
     accounts,

@@ -207,4 +207,21 @@ describe('block on Gmail', () => {
       }),
     ).rejects.toBeInstanceOf(GmailApiError);
   });
+
+  it('fetches a message’s raw source with messages.get format=raw, and null for an unknown id', async () => {
+    const box = await newMailbox('raw');
+    const [seeded] = emu.insert(
+      box.email,
+      specs('News <news@daily.example>', 1, { body: 'The preview body.' }),
+    );
+    const raw = await box.provider.fetchMessage(seeded!.id);
+    expect(raw).toBeInstanceOf(Buffer);
+    const text = raw!.toString('utf8');
+    expect(text).toContain('From: News <news@daily.example>');
+    expect(text).toContain('The preview body.');
+    expect(box.calls.filter((c) => c.includes('/messages/'))).toEqual([
+      `GET /gmail/v1/users/me/messages/${seeded!.id}`,
+    ]);
+    expect(await box.provider.fetchMessage('0123456789abcdef')).toBeNull();
+  });
 });

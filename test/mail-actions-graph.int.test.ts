@@ -195,3 +195,20 @@ describe('block on Outlook', () => {
     expect(t.box.messagesIn('inbox')).toEqual([]);
   });
 });
+
+describe('fetchMessage (the preview) with /$value', () => {
+  it('returns the MIME source of a message, and null once it is deleted', async () => {
+    const t = await newMailbox('preview');
+    const raw = 'From: News <news@daily.example>\r\nSubject: Hello\r\n\r\n<p>Preview body</p>\r\n';
+    const id = t.box.addMessage('inbox', { ...from('news@daily.example', 'Hello'), raw });
+    const since = Date.now();
+    const got = await t.provider().fetchMessage(id);
+    expect(got?.toString('utf8')).toBe(raw);
+    expect(userRequests(t.box, since).filter((r) => r.startsWith('GET'))).toEqual([
+      `GET /v1.0/me/messages/${id}/$value`,
+    ]);
+    t.box.deleteMessage(id);
+    expect(await t.provider().fetchMessage(id)).toBeNull();
+    expect(await t.provider().fetchMessage('AAMkADunknown')).toBeNull();
+  });
+});

@@ -279,3 +279,27 @@ describe('block on IMAP', () => {
     expect(await u.provider().createBlockRule('deals@shop.example')).toBeNull();
   });
 });
+
+describe('fetchMessage (the preview)', () => {
+  it('returns the raw source by `folder/uidvalidity/uid`, and null once it is gone or the id is stale', async () => {
+    const u = await newUser('preview');
+    await u.deliver(
+      'INBOX',
+      rawMessage({ from: 'News <news@daily.example>', subject: 'Hello', date: daysAgo(1) }),
+    );
+    const provider = u.provider();
+    const ids: string[] = [];
+    for await (const batch of provider.scan(null)) ids.push(...batch.messages.map((m) => m.id));
+    expect(ids).toHaveLength(1);
+    const id = ids[0]!;
+    const raw = await provider.fetchMessage(id);
+    expect(raw?.toString('utf8')).toContain('Subject: Hello');
+    expect(raw?.toString('utf8')).toContain('Hello, this body is never stored.');
+
+    const [, uidValidity, uid] = /^INBOX\/(\d+)\/(\d+)$/.exec(id)!;
+    expect(await provider.fetchMessage(`INBOX/${Number(uidValidity) + 1}/${uid}`)).toBeNull();
+    expect(await provider.fetchMessage(`INBOX/${uidValidity}/${Number(uid) + 100}`)).toBeNull();
+    expect(await provider.fetchMessage(`No such folder/${uidValidity}/${uid}`)).toBeNull();
+    expect(await provider.fetchMessage('not an id')).toBeNull();
+  });
+});

@@ -67,6 +67,11 @@ export interface MailProvider {
    * (IMAP: the product applies its own rule at every check).
    */
   createBlockRule(address: string): Promise<{ ref: string } | null>;
+  /**
+   * The raw RFC 822 source of one message by its provider id (the preview); null when the message no
+   * longer exists (deleted, moved, IMAP UIDVALIDITY changed).
+   */
+  fetchMessage(id: string): Promise<Buffer | null>;
   close(): Promise<void>;
 }
 

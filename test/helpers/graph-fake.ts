@@ -81,6 +81,8 @@ export interface FakeMessageInput {
   /** null: a message that came with no internet headers (Graph omits them for some internal mail). */
   headers?: FakeHeader[] | null;
   isRead?: boolean;
+  /** The MIME source `GET /me/messages/{id}/$value` answers; built from the fields when unset. */
+  raw?: string;
 }
 
 interface StoredFolder {
@@ -99,6 +101,7 @@ interface StoredMessage {
   receivedDateTime: string;
   headers: FakeHeader[] | null;
   isRead: boolean;
+  raw: string | null;
   /** Change sequence at which the message entered its folder, and of its last change. */
   createdSeq: number;
   updatedSeq: number;
@@ -547,6 +550,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
           receivedDateTime: input.receivedDateTime ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
           headers: input.headers === undefined ? [] : input.headers,
           isRead: input.isRead ?? false,
+          raw: input.raw ?? null,
           createdSeq: seq,
           updatedSeq: seq,
         });
@@ -1036,6 +1040,21 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       }
     }
 
+    // learn.microsoft.com/graph/api/message-get (example 5): `/$value` is the MIME content, text/plain.
+    if (collectionName === 'messages' && id !== undefined && sub === '$value') {
+      const m = user.messages.get(id);
+      if (!m)
+        throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      const text = m.raw ?? mimeOf(m);
+      res.writeHead(200, {
+        'Content-Type': 'text/plain',
+        'Content-Length': String(Buffer.byteLength(text)),
+        'request-id': randomBytes(8).toString('hex'),
+      });
+      res.end(text);
+      return 200;
+    }
+
     if (collectionName === 'messages' && id !== undefined && sub === undefined) {
       const m = user.messages.get(id);
       if (!m)
@@ -1044,6 +1063,21 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       return send(res, 200, project(messageJson(m), select, MESSAGE_DEFAULT, true));
     }
     throw new HttpError(400, 'BadRequest', `Resource not found for the segment '${segments.join('/')}'.`);
+  }
+
+  function mimeOf(m: StoredMessage): string {
+    const from = m.from ? `${m.from.name} <${m.from.address}>` : 'unknown@example.com';
+    const lines = [
+      `From: ${from}`,
+      `Subject: ${m.subject}`,
+      `Date: ${new Date(m.receivedDateTime).toUTCString()}`,
+      ...(m.headers ?? [])
+        .filter((h) => !/^(from|subject|date)$/i.test(h.name))
+        .map((h) => `${h.name}: ${h.value}`),
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+    ];
+    return `${lines.join('\r\n')}\r\n\r\n${m.subject}\r\n`;
   }
 
   function byReceived(direction: 'asc' | 'desc') {
@@ -1213,6 +1247,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
             { name: 'Subject', value: subject },
           ],
           isRead: true,
+          raw: null,
           createdSeq: seq,
           updatedSeq: seq,
         });

@@ -138,6 +138,8 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       return { moved: ids.length, calls };
     },
 
+    fetchMessage: (id) => client.getRaw(id),
+
     async createBlockRule(address) {
       const from = address.trim().toLowerCase();
       const action = { addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] };

@@ -262,6 +262,21 @@ export class GmailClient {
     return out;
   }
 
+  /** `messages.get format=raw` (5 units): the RFC 822 source, or null when the message no longer exists. */
+  async getRaw(id: string): Promise<Buffer | null> {
+    try {
+      const res = await this.call<{ raw?: string }>(
+        'messages.get',
+        `/gmail/v1/users/me/messages/${encodeURIComponent(id)}?format=raw`,
+      );
+      return res.raw ? Buffer.from(res.raw, 'base64url') : null;
+    } catch (err) {
+      // 404: deleted for good; 400: an id Gmail cannot even parse. Either way there is nothing to show.
+      if (err instanceof GmailApiError && (err.status === 404 || err.status === 400)) return null;
+      throw err;
+    }
+  }
+
   /** `messages.send` of a raw RFC 5322 message; Gmail files it under SENT. */
   sendMessage(raw: Buffer): Promise<{ id: string; threadId?: string; labelIds?: string[] }> {
     // Not retried after a network failure or a 5xx: the message may have gone out, and a second copy must not.

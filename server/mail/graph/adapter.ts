@@ -529,6 +529,16 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
       return moveAll(ids, 'deleteditems');
     },
 
+    async fetchMessage(id) {
+      try {
+        return await client.getRaw(`/me/messages/${enc(id)}/$value`, [IMMUTABLE_IDS]);
+      } catch (err) {
+        // Deleted (or moved out of reach): nothing left to show.
+        if (isGraphError(err, 404)) return null;
+        throw err;
+      }
+    },
+
     async createBlockRule(address) {
       const from = address.trim().toLowerCase();
       // messageRuleActions.moveToFolder takes a folder id, so the Deleted Items alias is resolved first.

@@ -120,6 +120,11 @@ export class GraphClient {
     return this.request<T>('GET', target, undefined, prefer, false);
   }
 
+  /** GET of a path whose answer is not JSON (`/me/messages/{id}/$value`): the body's bytes. */
+  getRaw(target: string, prefer: string[] = []): Promise<Buffer> {
+    return this.request<Buffer>('GET', target, undefined, prefer, false, true);
+  }
+
   /**
    * POST of a JSON body to a path under the Graph root. `unsafe` requests (sendMail) are retried only after
    * 429 or 503, which Graph answers before doing anything; never after a network failure or another 5xx.
@@ -134,6 +139,7 @@ export class GraphClient {
     body: unknown,
     prefer: string[],
     unsafe: boolean,
+    raw = false,
   ): Promise<T> {
     const url = this.resolve(target);
     let renewed = false;
@@ -141,7 +147,7 @@ export class GraphClient {
       const token = await this.accessToken();
       const headers: Record<string, string> = {
         Authorization: `Bearer ${token}`,
-        Accept: 'application/json',
+        Accept: raw ? '*/*' : 'application/json',
       };
       if (prefer.length > 0) headers.Prefer = prefer.join(', ');
       const init: RequestInit = { method, headers };
@@ -151,7 +157,7 @@ export class GraphClient {
       }
       let res: RawResponse;
       try {
-        res = await this.send(url, init, 'Microsoft Graph');
+        res = await this.send(url, init, 'Microsoft Graph', raw);
       } catch (err) {
         if (unsafe && err instanceof MailConnectionError) {
           throw new MailConnectionError(
@@ -256,12 +262,15 @@ export class GraphClient {
   }
 
   /** One HTTP exchange, body included, under the timeout; network failures become MailConnectionError. */
-  private async send(url: string, init: RequestInit, who: string): Promise<RawResponse> {
+  private async send(url: string, init: RequestInit, who: string, raw = false): Promise<RawResponse> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     let res: Response;
     let text: string;
     try {
       res = await this.fetch(url, { ...init, signal });
+      if (raw && res.ok) {
+        return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+      }
       text = await res.text();
     } catch (err) {
       if (signal.aborted) {

@@ -110,6 +110,32 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     // IMAP has no server-side filter the product can rely on: the caller applies its own rule at every check.
     createBlockRule: async () => null,
 
+    async fetchMessage(id) {
+      const ref = parseMessageId(id);
+      if (!ref) return null;
+      const client = await connected();
+      try {
+        let lock: Awaited<ReturnType<ImapFlow['getMailboxLock']>>;
+        try {
+          lock = await client.getMailboxLock(ref.folder, { readOnly: true });
+        } catch (err) {
+          // The server refused to open the folder (renamed, deleted): the message is gone with it.
+          if (client.usable) return null;
+          throw err;
+        }
+        try {
+          const box = client.mailbox;
+          if (!box || box.uidValidity.toString() !== ref.uidValidity) return null;
+          const msg = await client.fetchOne(String(ref.uid), { source: true }, { uid: true });
+          return msg ? (msg.source ?? null) : null;
+        } finally {
+          lock.release();
+        }
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
     async close() {
       const current = session;
       session = null;
@@ -117,4 +143,13 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
       if (client) await closeClient(client);
     },
   };
+}
+
+/** `<folder>/<uidvalidity>/<uid>`; the folder may itself contain slashes. */
+export function parseMessageId(id: string): { folder: string; uidValidity: string; uid: number } | null {
+  const m = /^(.+)\/(\d+)\/(\d+)$/.exec(id);
+  if (!m) return null;
+  const uid = Number(m[3]);
+  if (!Number.isSafeInteger(uid) || uid < 1) return null;
+  return { folder: m[1]!, uidValidity: m[2]!, uid };
 }

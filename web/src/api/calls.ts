@@ -6,6 +6,7 @@ import type {
   ContactBody,
   CredentialsBody,
   EmailAccountsResponse,
+  MessagePreviewBody,
   PublicConfig,
   ResetPasswordBody,
   Settings,
@@ -51,3 +52,5 @@ export const unsubscribe = (subscriptionId: string) =>
 /** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
 export const manualUnsubscribe = (subscriptionId: string) =>
   api.post<Subscription>(API.manualUnsubscribe, { subscriptionId });
+/** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (SPEC §3). */
+export const getMessagePreview = (body: MessagePreviewBody) => api.postText(API.messagePreview, body);

@@ -62,8 +62,8 @@ async function csrfToken(): Promise<string> {
   return ((await response.json()) as CsrfTokenResponse).csrfToken;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function call(method: string, path: string, accept: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
   if (method !== 'GET') headers['X-CSRF-Token'] = await csrfToken();
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await send(path, {
@@ -72,7 +72,16 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw await errorFrom(response);
-  return (await readJson(response)) as T;
+  return response;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await readJson(await call(method, path, 'application/json', body))) as T;
+}
+
+/** A call answered with text (e.g. sanitized `text/html`); a failure still carries the JSON `{message}`. */
+async function requestText(method: string, path: string, body?: unknown): Promise<string> {
+  return (await call(method, path, 'text/html, text/plain;q=0.9, */*;q=0.1', body)).text();
 }
 
 export const api = {
@@ -80,6 +89,8 @@ export const api = {
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+  /** POST whose answer is read as text, not parsed as JSON. */
+  postText: (path: string, body?: unknown) => requestText('POST', path, body ?? {}),
 };
 
 /** The server's message of a failed call, or the screen's default when it gave none. */

@@ -3,6 +3,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import type { Subscription, SubscriptionMessage } from '../../../../contract/api.js';
 import { getSubscriptionMessages } from '../../api/calls';
 import { SenderLogo } from '../../components/SenderLogo';
+import { MessagePreview } from './MessagePreview';
 import { messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
@@ -92,9 +93,12 @@ export function SubscriptionRow({
               {messages.map((message) => (
                 <li key={message.id} className="subscription-message">
                   <span className="text-break">{message.subject || '(no subject)'}</span>
-                  {formatDate(message.date) && (
-                    <span className="text-muted small text-nowrap">{formatDate(message.date)}</span>
-                  )}
+                  <span className="d-flex align-items-center gap-2 ms-auto">
+                    {formatDate(message.date) && (
+                      <span className="text-muted small text-nowrap">{formatDate(message.date)}</span>
+                    )}
+                    <MessagePreview subscriptionId={item.id} message={message} />
+                  </span>
                 </li>
               ))}
             </ul>

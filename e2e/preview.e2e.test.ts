@@ -1,0 +1,190 @@
+import type { Browser, Frame, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
+import { daysAgo } from '../test/helpers/mail.js';
+import {
+  launchBrowser,
+  type OpenedPage,
+  openPage,
+  type Product,
+  screenshot,
+  startProduct,
+} from './harness.js';
+
+// Reading a newsletter in the browser: a hostile HTML message on a real Dovecot opens in the
+// preview modal with its scripts and event handlers gone, inside a frame sandboxed without scripts,
+// and its remote images are not requested until the user asks for them (checked in Chromium).
+
+let dovecot: Dovecot;
+let product: Product;
+let browser: Browser;
+const opened: OpenedPage[] = [];
+const PASSWORD = 'app password 1';
+const IMAGES_HOST = 'images.example';
+const SUBJECT = 'Big news issue 7';
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+  [product, browser] = await Promise.all([
+    startProduct({
+      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+      }),
+    }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  await dovecot?.stop();
+});
+afterEach(async () => {
+  const errors = opened.flatMap((o) => o.errors);
+  await Promise.all(opened.splice(0).map((o) => o.context.close()));
+  expect(errors).toEqual([]);
+});
+
+const HOSTILE_HTML = [
+  '<!doctype html><html><head><title>Newsletter</title></head><body>',
+  '<h1>Big news</h1>',
+  `<script>document.title='pwned';parent.postMessage('x','*')</script>`,
+  `<img src="https://${IMAGES_HOST}/track.png" alt="tracker" onerror="parent.document.title='pwned'">`,
+  '<p onclick="alert(1)">Our best stories of the week.</p>',
+  '<p><a href="https://news.example/read">Read online</a></p>',
+  '</body></html>',
+].join('\r\n');
+
+/** A multipart/alternative newsletter whose HTML part carries a script, handlers and a remote image. */
+function htmlNewsletter(): string {
+  const boundary = `b-${Date.now()}`;
+  return [
+    'From: Big News <news@bignews.example>',
+    'To: someone@example.com',
+    `Subject: ${SUBJECT}`,
+    `Date: ${daysAgo(1).toUTCString()}`,
+    `Message-ID: <preview-${Date.now()}@bignews.example>`,
+    'List-Unsubscribe: <https://bignews.example/unsubscribe>',
+    'List-Id: <news.bignews.example>',
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Big news. Read online: https://news.example/read',
+    `--${boundary}`,
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    HOSTILE_HTML,
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+}
+
+/** A new account with a new Yahoo mailbox (on Dovecot) holding the hostile newsletter. */
+async function userWithNewsletter(): Promise<OpenedPage> {
+  const stamp = Date.now();
+  const yahoo = `preview-e2e-${stamp}@yahoo.com`;
+  await dovecot.addUser({ user: yahoo, password: PASSWORD });
+  await dovecot.deliver(yahoo, 'INBOX', htmlNewsletter());
+  const o = await openPage(browser, product, 1280, { expectOutbound: [IMAGES_HOST] });
+  opened.push(o);
+  const { page } = o;
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(`${product.url}/create-account`);
+  await page.getByLabel('Email').fill(`reader-${stamp}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('reader password');
+  await page.getByLabel('Confirm Password').fill('reader password');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/connect-mailbox');
+  await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
+  await page.getByLabel('Email').fill(yahoo);
+  await page.getByLabel('App-Specific Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  await page.waitForURL('**/genie/subscriptions');
+  await page.getByRole('row').filter({ hasText: 'news@bignews.example' }).waitFor();
+  return o;
+}
+
+/** The preview frame once its document has loaded (the loader gone). */
+async function previewFrame(page: Page): Promise<Frame> {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('status').filter({ hasText: 'Loading preview…' }).waitFor({ state: 'detached' });
+  const handle = await dialog.locator('iframe[title="Message preview"]').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('the preview frame has no document');
+  await frame.waitForLoadState('load');
+  return frame;
+}
+
+describe('previewing a message in the browser', () => {
+  it('shows a hostile newsletter without scripts or remote images until asked', async () => {
+    const o = await userWithNewsletter();
+    const { page } = o;
+    const imageRequests: string[] = [];
+    page.on('request', (request: Request) => {
+      if (new URL(request.url()).hostname === IMAGES_HOST) imageRequests.push(request.url());
+    });
+    const messages: unknown[] = [];
+    await page.exposeFunction('__recordMessage', (data: unknown) => messages.push(data));
+    await page.evaluate(`window.addEventListener('message', (e) => window.__recordMessage(e.data))`);
+    const title = await page.title();
+
+    await page.getByRole('button', { name: 'Show messages from news@bignews.example' }).click();
+    await page.getByRole('button', { name: `Read ${SUBJECT}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: SUBJECT }).waitFor();
+    const frame = await previewFrame(page);
+
+    // The frame is sandboxed without scripts (and without the page's origin).
+    const iframe = dialog.locator('iframe[title="Message preview"]');
+    const sandbox = await iframe.getAttribute('sandbox');
+    expect(sandbox).not.toBeNull();
+    const tokens = (sandbox ?? '').split(/\s+/);
+    expect(tokens).not.toContain('allow-scripts');
+    expect(tokens).not.toContain('allow-same-origin');
+
+    // What the frame holds: the text and the link, no script, no handler, no remote image.
+    const preview = page.frameLocator('iframe[title="Message preview"]');
+    await preview.getByText('Our best stories of the week.').waitFor();
+    await expect(preview.locator('script').count()).resolves.toBe(0);
+    const link = preview.getByRole('link', { name: 'Read online' });
+    await expect(link.getAttribute('target')).resolves.toBe('_blank');
+    expect(await link.getAttribute('rel')).toMatch(/noopener/);
+    const content = await frame.content();
+    expect(content).not.toMatch(/<script/i);
+    expect(content).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+    expect(content).not.toContain(`${IMAGES_HOST}/track.png`);
+
+    // Nothing ran and nothing was fetched.
+    expect(await page.title()).toBe(title);
+    expect(messages).toEqual([]);
+    expect(imageRequests).toEqual([]);
+    expect(o.blocked).toEqual([]);
+    await screenshot(page, 'preview-1280');
+
+    // At 375 px the frame takes the whole width.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const box = await iframe.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThanOrEqual(370);
+    await screenshot(page, 'preview-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Asked for, the remote image is requested (the harness aborts it: tests never go online).
+    const imageRequested = page.waitForEvent('request', (r) => new URL(r.url()).hostname === IMAGES_HOST);
+    await dialog.getByRole('button', { name: 'Load images' }).click();
+    await imageRequested;
+    await previewFrame(page);
+    await dialog.getByRole('button', { name: 'Load images' }).waitFor({ state: 'detached' });
+    expect(imageRequests).toContain(`https://${IMAGES_HOST}/track.png`);
+    expect(o.blocked).toContain(`https://${IMAGES_HOST}/track.png`);
+    await expect(preview.locator('script').count()).resolves.toBe(0);
+    expect(await frame.content()).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+    expect(await page.title()).toBe(title);
+    expect(messages).toEqual([]);
+
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+});

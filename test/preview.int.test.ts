@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Subscription, SubscriptionMessage } from '../contract/api.js';
+import { openClient } from '../server/mail/imap/connection.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { daysAgo } from './helpers/mail.js';
+
+// The message preview (issue 4) end to end: a Yahoo mailbox (hosts overridden to a real Dovecot) is
+// scanned, and a newsletter is fetched from the mailbox on demand, sanitized and answered as HTML.
+
+const NOT_FOUND = 'Preview not found, please check your email for the message';
+
+let dovecot: Dovecot;
+beforeAll(async () => {
+  dovecot = await startDovecot();
+});
+afterAll(async () => {
+  await dovecot?.stop();
+});
+
+const overrides = () =>
+  JSON.stringify({ yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } } });
+
+function newsletter(subject: string, n: number): string {
+  const html =
+    '<html><head><style>body{background:url(https://track.example/bg.png)}</style></head><body>' +
+    '<h1>Weekly picks</h1><script>document.title = "pwned"</script>' +
+    '<img src="https://track.example/open.gif" onerror="alert(1)" alt="logo">' +
+    '<p>Read <a href="https://news.example/read">the issue</a>.</p></body></html>';
+  return [
+    'From: Daily News <news@daily.example>',
+    'To: someone@example.com',
+    `Subject: ${subject}`,
+    `Date: ${daysAgo(n).toUTCString()}`,
+    `Message-ID: <preview-${subject.replace(/\W/g, '')}-${Date.now()}@daily.example>`,
+    'List-Unsubscribe: <https://daily.example/u/1>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/alternative; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Weekly picks (text part)',
+    '--b1',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+    '--b1--',
+    '',
+  ].join('\r\n');
+}
+
+describe.each(DIALECTS)('message preview on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      MAIL_PROVIDER_OVERRIDES: overrides(),
+      IMAP_ALLOWED_HOSTS: '127.0.0.1',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function connectedUser() {
+    const email = uniqueEmail('preview').replace('@example.com', '@yahoo.com');
+    const password = 'app-password-1234';
+    await dovecot.addUser({ user: email, password });
+    await dovecot.deliver(email, 'INBOX', newsletter('Issue 1', 3));
+    await dovecot.deliver(email, 'INBOX', newsletter('Issue 2', 2));
+    const client = new Client(t.app);
+    expect(
+      (await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' })).statusCode,
+    ).toBe(200);
+    const res = await client.post('/auth/yahoo', { email, appPassword: password });
+    expect(res.statusCode).toBe(200);
+    await t.app.jobs.idle();
+    const subs = (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
+      .data as Subscription[];
+    const news = subs.find((s) => s.address === 'news@daily.example')!;
+    const messages = (await client.get(`/get-subscriptions/${news.id}`)).json().data as SubscriptionMessage[];
+    return { email, password, client, news, messages };
+  }
+
+  it('answers the sanitized HTML: no script, no handler, no remote image unless asked', async () => {
+    const { client, news, messages } = await connectedUser();
+    expect(messages.map((m) => m.subject)).toEqual(['Issue 2', 'Issue 1']);
+
+    const res = await client.post('/get-message-preview', {
+      subscriptionId: news.id,
+      messageId: messages[0]!.id,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; img-src data:; .*sandbox/);
+    const html = res.body;
+    expect(html).toContain('<h1>Weekly picks</h1>');
+    expect(html).toContain('img-src data:;');
+    expect(html).not.toMatch(/<script|onerror|pwned|track\.example/i);
+    expect(html).toContain('alt="Image not loaded"');
+    expect(html).toContain('<a href="https://news.example/read" target="_blank" rel="noopener noreferrer">');
+
+    const loaded = await client.post('/get-message-preview', {
+      subscriptionId: news.id,
+      messageId: messages[0]!.id,
+      loadImages: true,
+    });
+    expect(loaded.statusCode).toBe(200);
+    expect(loaded.body).toContain('src="https://track.example/open.gif"');
+    expect(loaded.body).toContain('img-src data: https: http:;');
+    expect(loaded.body).not.toMatch(/<script|onerror|bg\.png/i);
+
+    // Nothing of the body was stored.
+    const stored = JSON.stringify(await t.db.selectFrom('messages').selectAll().execute());
+    expect(stored).not.toContain('Weekly picks');
+  });
+
+  it('lists the messages of a sender address, and 404 for an address that is no subscription', async () => {
+    const { client, messages } = await connectedUser();
+    const res = await client.post('/get-messages-by-sender-address', { senderAddress: 'News@Daily.example' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: messages });
+    const none = await client.post('/get-messages-by-sender-address', { senderAddress: 'nobody@x.example' });
+    expect(none.statusCode).toBe(404);
+  });
+
+  it('answers 404 with the spec text for a message deleted from the mailbox', async () => {
+    const { email, password, client, news, messages } = await connectedUser();
+    const target = messages[1]!;
+    const uid = Number(target.id.split('/').pop());
+    const imap = await openClient({
+      host: '127.0.0.1',
+      port: dovecot.port,
+      secure: false,
+      user: email,
+      password,
+    });
+    try {
+      await imap.mailboxOpen('INBOX');
+      expect(await imap.messageDelete(String(uid), { uid: true })).toBe(true);
+    } finally {
+      await imap.logout();
+    }
+    const res = await client.post('/get-message-preview', { subscriptionId: news.id, messageId: target.id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: NOT_FOUND });
+    // An id of the right shape whose UIDVALIDITY is not the folder's: gone as well.
+    const stale = messages[0]!.id.replace(/\/\d+\/(\d+)$/, '/1/$1');
+    const res2 = await client.post('/get-message-preview', { subscriptionId: news.id, messageId: stale });
+    expect(res2.statusCode).toBe(404);
+  });
+
+  it('answers 404 for another user’s subscription and message', async () => {
+    const owner = await connectedUser();
+    const other = await connectedUser();
+    const res = await other.client.post('/get-message-preview', {
+      subscriptionId: owner.news.id,
+      messageId: owner.messages[0]!.id,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: NOT_FOUND });
+  });
+
+  it('marks the mailbox for sign-in again when the password is refused, and answers 401 with the way back', async () => {
+    const { email, client, news, messages } = await connectedUser();
+    // Dovecot rereads its passwd-file when the mtime changes, which it sees to the second.
+    await new Promise((r) => setTimeout(r, 1100));
+    await dovecot.addUser({ user: email, password: 'changed-password-5678' });
+    const res = await client.post('/get-message-preview', {
+      subscriptionId: news.id,
+      messageId: messages[0]!.id,
+    });
+    expect(res.statusCode).toBe(401);
+    const redirectUrl = `/add-mailbox?provider=yahoo&email=${encodeURIComponent(email)}`;
+    expect(res.json()).toMatchObject({ redirectUrl });
+    expect((await client.get('/get-email-accounts')).json().data).toEqual([
+      expect.objectContaining({ email, status: 'reauth' }),
+    ]);
+  });
+
+  it('asks for the message ids', async () => {
+    const { client } = await connectedUser();
+    expect((await client.post('/get-message-preview', { subscriptionId: 'x' })).statusCode).toBe(400);
+  });
+});
