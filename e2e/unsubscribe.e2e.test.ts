@@ -108,6 +108,25 @@ async function trashCount(user: string): Promise<number> {
   return status ? (status.messages ?? 0) : 0;
 }
 
+/** Sets the two alert switches on the Settings screen, then returns to the list to review. */
+async function setAlerts(page: Page, manual: boolean, after: boolean): Promise<void> {
+  await page.goto(`${product.url}/genie/settings`);
+  for (const [name, wanted] of [
+    [/manual unsubscribe is required/, manual],
+    [/confirm after a manual unsubscribe/, after],
+  ] as const) {
+    const toggle = page.getByRole('switch', { name });
+    await toggle.waitFor();
+    if ((await toggle.isChecked()) !== wanted) {
+      const saved = page.waitForResponse((r) => r.url().endsWith('/update-settings') && r.ok());
+      await toggle.click();
+      await saved;
+    }
+  }
+  await page.getByRole('link', { name: 'Subscriptions to Review' }).click();
+  await row(page, 'paper@manual.example').waitFor();
+}
+
 describe('unsubscribing in the browser', () => {
   it('walks the manual path with both alerts on, then blocks a sender without a link', async () => {
     const { page, yahoo } = await userWithMailbox();
@@ -157,5 +176,51 @@ describe('unsubscribing in the browser', () => {
     await confirmed;
     await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
     await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  });
+
+  it('shows the options and confirms after the link with manual alert on and after-alert off', async () => {
+    const { page } = await userWithMailbox();
+    await setAlerts(page, true, false);
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    const manual = page.getByRole('dialog').filter({ hasText: 'Manual Unsubscription Required' });
+    await manual.getByText(`${product.url}/sender-unsubscribe-page`).waitFor();
+    const popup = page.context().waitForEvent('page');
+    const confirmed = page.waitForResponse((r) => r.url().endsWith('/manual-unsubscribe') && r.ok());
+    await manual.getByRole('button', { name: 'Open Link' }).click();
+    await (await popup).close();
+    await confirmed;
+    await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  });
+
+  it('opens the link at once and asks afterwards with manual alert off and after-alert on; Not Yet keeps it', async () => {
+    const { page } = await userWithMailbox();
+    await setAlerts(page, false, true);
+    const popup = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    await (await popup).close();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Unsubscription Confirmation' });
+    await confirm.getByText('Did you successfully unsubscribe from the newsletter?').waitFor();
+    await expect(
+      page.getByRole('dialog').filter({ hasText: 'Manual Unsubscription Required' }).count(),
+    ).resolves.toBe(0);
+    await confirm.getByRole('button', { name: 'Not Yet' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await row(page, 'paper@manual.example').waitFor();
+  });
+
+  it('asks to re-authenticate when the app password stopped working', async () => {
+    const { page, yahoo } = await userWithMailbox();
+    // The user revoked the app password at Yahoo after connecting.
+    await dovecot.addUser({ user: yahoo, password: 'a revoked password' });
+    await page.getByRole('button', { name: 'Unsubscribe club@nolink.example' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Re-authentication Required' });
+    await dialog
+      .getByText('Your session has expired. Please re-authenticate to continue using the product.')
+      .waitFor();
+    await screenshot(page, 'reauth-dialog-1280');
+    await dialog.getByRole('button', { name: 'Re-authenticate' }).click();
+    await page.waitForURL(`**/add-mailbox?provider=yahoo&email=${encodeURIComponent(yahoo)}`);
+    await page.getByRole('heading', { name: 'Add Yahoo Account' }).waitFor();
   });
 });
