@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import { SecretBox } from '../server/lib/crypto.js';
+import { GmailClient } from '../server/mail/gmail/client.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';
+
+// The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
+// (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
+// observed in the emulator's mailbox through another grant of the same account.
+
+const PUBLIC_URL = 'http://127.0.0.1:9';
+const CALLBACK = `${PUBLIC_URL}/auth/google/callback`;
+
+let emu: GoogleEmulator;
+beforeAll(async () => {
+  emu = await startGoogleEmulator();
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
+
+const decodeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The user on Google's side: picks their account on the emulator's sign-in page; answers the callback path. */
+async function consent(authorizeUrl: string, email: string): Promise<string> {
+  const page = await fetch(authorizeUrl);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) =>
+    m[2]!.includes(`name="email" value="${email}"`),
+  );
+  if (!form) throw new Error(`no account ${email} on the emulator's sign-in page`);
+  const fields: Record<string, string> = {};
+  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
+    fields[decodeHtml(input[1]!)] = decodeHtml(input[2]!);
+  }
+  const back = await fetch(new URL(decodeHtml(form[1]!), emu.baseUrl), {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+  expect(back.status).toBe(302);
+  const location = back.headers.get('location') ?? '';
+  expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
+  const url = new URL(location);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Every id matching a query, trash and spam included. */
+async function allIds(client: GmailClient, q: string): Promise<string[]> {
+  const ids: string[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page = await client.listMessages({ q, pageToken, includeSpamTrash: true });
+    ids.push(...page.ids);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return ids;
+}
+
+const header = (m: { payload?: { headers?: Array<{ name: string; value: string }> } } | null, name: string) =>
+  m?.payload?.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+
+describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
+  let t: TestApp;
+  let secrets: SecretBox;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      PUBLIC_URL,
+      GOOGLE_CLIENT_ID: emu.clientId,
+      GOOGLE_CLIENT_SECRET: emu.clientSecret,
+      GOOGLE_BASE_URL: emu.baseUrl,
+    });
+    secrets = new SecretBox(t.config.secretKey);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A user signed up with Google whose Gmail mailbox holds `specs`, scanned. */
+  async function connected(label: string, specs: MessageSpec[]) {
+    const email = `${label}-${randomBytes(4).toString('hex')}@gmail.test`;
+    // The emulator's own grant of the account, to look at the mailbox afterwards.
+    const { refreshToken } = await emu.addUser(email);
+    const observer = new GmailClient({
+      refreshToken,
+      clientId: emu.clientId,
+      clientSecret: emu.clientSecret,
+      baseUrl: emu.baseUrl,
+      pace: false,
+    });
+    const seeded = emu.insert(email, specs);
+    const client = new Client(t.app);
+    const start = await client.get('/auth/google?intent=signup');
+    expect(start.statusCode).toBe(302);
+    const done = await client.get(await consent(start.headers.location as string, email));
+    expect(done.headers.location).toBe('/genie/subscriptions');
+    await t.app.jobs.idle();
+    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const byAddress = (address: string) => {
+      const found = list.find((s) => s.address === address);
+      if (!found) throw new Error(`${address} not listed: ${list.map((s) => s.address).join(', ')}`);
+      return found;
+    };
+    return { client, email, observer, seeded, byAddress };
+  }
+
+  const unsubscribe = async (client: Client, id: string) => {
+    const res = await client.post('/unsubscribe', { subscriptionId: id });
+    expect(res.statusCode).toBe(200);
+    return res.json() as UnsubscribeResult;
+  };
+
+  it('blocks a sender with only a List-Id: a TRASH filter for the address, its mail in the trash', async () => {
+    const club = (subject: string, n: number): MessageSpec => ({
+      from: 'Club <club@block.example>',
+      subject,
+      date: day(n),
+      body: 'Club news.',
+      listId: '<club.block.example>',
+      labels: ['INBOX', 'CATEGORY_FORUMS'],
+    });
+    const friend: MessageSpec = {
+      from: 'Friend <friend@example.org>',
+      subject: 'Lunch?',
+      date: day(1),
+      body: 'Noon?',
+    };
+    const { client, observer, seeded, byAddress } = await connected('block', [
+      club('One', 3),
+      club('Two', 2),
+      friend,
+    ]);
+    const id = byAddress('club@block.example').id;
+    expect(await observer.listFilters()).toEqual([]);
+
+    expect(await unsubscribe(client, id)).toMatchObject({
+      subscriptionId: id,
+      method: 'block',
+      blockedAndTrashed: true,
+    });
+
+    const filters = await observer.listFilters();
+    expect(filters).toHaveLength(1);
+    expect(filters[0]!.criteria).toMatchObject({ from: 'club@block.example' });
+    expect(filters[0]!.action?.addLabelIds).toContain('TRASH');
+    const clubIds = seeded.filter((m) => m.from.includes('club@')).map((m) => m.id);
+    const got = await observer.getMetadata(clubIds, ['From']);
+    for (const mid of clubIds) {
+      const labels = got.get(mid)?.labelIds ?? [];
+      expect(labels).toContain('TRASH');
+      expect(labels).not.toContain('INBOX');
+    }
+    // Nobody else's mail moved.
+    const friendId = seeded.find((m) => m.from.includes('friend@'))!.id;
+    expect((await observer.getMetadata([friendId], ['From'])).get(friendId)?.labelIds).toContain('INBOX');
+
+    // Clicking again reports the same and blocks nothing more.
+    expect(await unsubscribe(client, id)).toMatchObject({ method: 'block', blockedAndTrashed: true });
+    expect(await observer.listFilters()).toHaveLength(1);
+    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
+    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+  });
+
+  it('sends the mailto request from the user’s Gmail, once', async () => {
+    const { client, email, observer, byAddress } = await connected('mailto', [
+      {
+        from: 'Digest <digest@mailto.example>',
+        subject: 'Weekly',
+        date: day(1),
+        body: 'This week. To unsubscribe, write to us.',
+        listUnsubscribe: '<mailto:leave@mailto.example?subject=remove%20me&body=please>',
+        labels: ['INBOX', 'CATEGORY_UPDATES'],
+      },
+    ]);
+    const id = byAddress('digest@mailto.example').id;
+    expect(await allIds(observer, 'in:sent')).toEqual([]);
+
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+
+    const sent = await allIds(observer, 'in:sent');
+    expect(sent).toHaveLength(1);
+    const message = (await observer.getMetadata(sent, ['From', 'To', 'Subject'])).get(sent[0]!) ?? null;
+    expect(message?.labelIds).toContain('SENT');
+    expect(header(message, 'From')).toBe(email);
+    expect(header(message, 'To')).toBe('leave@mailto.example');
+    expect(header(message, 'Subject')).toBe('remove me');
+  });
+
+  it('answers authUrl when the grant was revoked', async () => {
+    const { client, email, byAddress } = await connected('revoked', [
+      {
+        from: 'Digest <digest@revoked.example>',
+        subject: 'Weekly',
+        date: day(1),
+        body: 'This week. To unsubscribe, write to us.',
+        listUnsubscribe: '<mailto:leave@revoked.example>',
+        labels: ['INBOX', 'CATEGORY_UPDATES'],
+      },
+    ]);
+    const id = byAddress('digest@revoked.example').id;
+    const [mailbox] = await t.db
+      .selectFrom('mailboxes')
+      .select(['id', 'secret'])
+      .where('email', '=', email)
+      .execute();
+    await emu.revoke(secrets.open(mailbox!.secret!));
+
+    const result = await unsubscribe(client, id);
+    expect(result).toMatchObject({ subscriptionId: id, authUrl: '/auth/google?intent=add' });
+    expect(result.oneClickUnsubscribeSuccess).toBe(false);
+    const [after] = await t.db
+      .selectFrom('mailboxes')
+      .select('status')
+      .where('id', '=', mailbox!.id)
+      .execute();
+    expect(after!.status).toBe('reauth');
+  });
+});

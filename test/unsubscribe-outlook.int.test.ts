@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import {
+  type FakeAddress,
+  type FakeMessageInput,
+  type GraphFake,
+  startGraphFake,
+} from './helpers/graph-fake.js';
+
+// The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
+// identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
+// scanned, then POST /unsubscribe; observed in the fake's mailbox (rules, folders, recorded sendMail).
+
+const PUBLIC_URL = 'http://localhost:3000';
+const CALLBACK = `${PUBLIC_URL}/auth/outlook/callback`;
+
+let fake: GraphFake;
+beforeAll(async () => {
+  fake = await startGraphFake({ redirectUris: [CALLBACK] });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+const at = (daysAgo: number) =>
+  new Date(Date.UTC(2025, 8, 1, 9) - daysAgo * 86_400_000).toISOString().replace('.000Z', 'Z');
+
+function message(
+  from: FakeAddress,
+  subject: string,
+  daysAgo: number,
+  extra: Array<{ name: string; value: string }> = [],
+): FakeMessageInput {
+  return {
+    subject,
+    from,
+    receivedDateTime: at(daysAgo),
+    headers: [
+      { name: 'From', value: `${from.name} <${from.address}>` },
+      { name: 'Subject', value: subject },
+      { name: 'Date', value: new Date(Date.parse(at(daysAgo))).toUTCString() },
+      { name: 'Message-ID', value: `<${randomBytes(6).toString('hex')}@mail.example>` },
+      ...extra,
+    ],
+  };
+}
+
+/** The user on Microsoft's side: picks their account on the fake's account picker; answers the callback path. */
+async function consent(authorizeUrl: string, email: string): Promise<string> {
+  const url = new URL(authorizeUrl);
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = [...html.matchAll(/<form method="post">([\s\S]*?)<\/form>/g)].find((m) =>
+    m[1]!.includes(`name="login_hint" value="${email}"`),
+  );
+  if (!form) throw new Error(`no account ${email} on the account picker`);
+  const fields = new URLSearchParams();
+  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    fields.set(
+      input[1]!,
+      input[2]!
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    );
+  }
+  const back = await fetch(url, { method: 'POST', body: fields, redirect: 'manual' });
+  expect(back.status).toBe(302);
+  const location = new URL(back.headers.get('location') ?? '');
+  expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
+  return `${location.pathname}${location.search}`;
+}
+
+describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      PUBLIC_URL,
+      MICROSOFT_CLIENT_ID: fake.clientId,
+      MICROSOFT_CLIENT_SECRET: fake.clientSecret,
+      MICROSOFT_BASE_URL: fake.url,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A user signed up with Microsoft whose Inbox holds `messages`, scanned. */
+  async function connected(label: string, messages: FakeMessageInput[]) {
+    const email = `${label}-${randomBytes(4).toString('hex')}@outlook.test`;
+    const box = fake.addUser(email);
+    const inbox = box.wellKnown('inbox');
+    for (const m of messages) box.addMessage(inbox, m);
+    const client = new Client(t.app);
+    const start = await client.get('/auth/outlook?intent=signup');
+    expect(start.statusCode).toBe(302);
+    const done = await client.get(await consent(start.headers.location as string, email));
+    expect(done.headers.location).toBe('/genie/subscriptions');
+    await t.app.jobs.idle();
+    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const byAddress = (address: string) => {
+      const found = list.find((s) => s.address === address);
+      if (!found) throw new Error(`${address} not listed: ${list.map((s) => s.address).join(', ')}`);
+      return found;
+    };
+    return { client, email, box, byAddress };
+  }
+
+  const unsubscribe = async (client: Client, id: string) => {
+    const res = await client.post('/unsubscribe', { subscriptionId: id });
+    expect(res.statusCode).toBe(200);
+    return res.json() as UnsubscribeResult;
+  };
+
+  it('blocks a sender with only a List-Id: an Inbox rule for the address, its mail in Deleted Items', async () => {
+    const club = { name: 'Club', address: 'club@block.example' };
+    const listId = [{ name: 'List-Id', value: '<club.block.example>' }];
+    const friend = { name: 'Friend', address: 'friend@example.org' };
+    const { client, box, byAddress } = await connected('block', [
+      message(club, 'One', 3, listId),
+      message(club, 'Two', 2, listId),
+      message(friend, 'Lunch?', 1),
+    ]);
+    const id = byAddress('club@block.example').id;
+    expect(box.rules()).toEqual([]);
+
+    expect(await unsubscribe(client, id)).toMatchObject({
+      subscriptionId: id,
+      method: 'block',
+      blockedAndTrashed: true,
+    });
+
+    const rules = box.rules();
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.isEnabled).toBe(true);
+    expect(rules[0]!.conditions.fromAddresses?.map((a) => a.emailAddress.address.toLowerCase())).toEqual([
+      'club@block.example',
+    ]);
+    expect(rules[0]!.actions.moveToFolder ?? rules[0]!.actions.delete).toBeTruthy();
+    expect(box.sendersIn(box.wellKnown('deleteditems')).map((a) => a.toLowerCase())).toEqual([
+      'club@block.example',
+      'club@block.example',
+    ]);
+    expect(box.sendersIn(box.wellKnown('inbox')).map((a) => a.toLowerCase())).toEqual(['friend@example.org']);
+
+    // Clicking again reports the same and blocks nothing more.
+    expect(await unsubscribe(client, id)).toMatchObject({ method: 'block', blockedAndTrashed: true });
+    expect(box.rules()).toHaveLength(1);
+    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
+    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+  });
+
+  it('sends the mailto request from the user’s Outlook mailbox, once', async () => {
+    const digest = { name: 'Digest', address: 'digest@mailto.example' };
+    const { client, email, box, byAddress } = await connected('mailto', [
+      message(digest, 'Weekly', 1, [
+        { name: 'List-Unsubscribe', value: '<mailto:leave@mailto.example?subject=remove%20me&body=please>' },
+      ]),
+    ]);
+    const id = byAddress('digest@mailto.example').id;
+    const sentBy = () => fake.sentMail.filter((m) => m.userId === box.id);
+    expect(sentBy()).toEqual([]);
+
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+    expect(await unsubscribe(client, id)).toMatchObject({
+      method: 'mailto',
+      oneClickUnsubscribeSuccess: true,
+    });
+
+    const sent = sentBy();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ from: email, to: ['leave@mailto.example'], subject: 'remove me' });
+    expect(sent[0]!.body.content).toContain('please');
+  });
+
+  it('answers authUrl when the grant was revoked', async () => {
+    const digest = { name: 'Digest', address: 'digest@revoked.example' };
+    const { client, email, box, byAddress } = await connected('revoked', [
+      message(digest, 'Weekly', 1, [{ name: 'List-Unsubscribe', value: '<mailto:leave@revoked.example>' }]),
+    ]);
+    const id = byAddress('digest@revoked.example').id;
+    box.revokeGrants();
+
+    const result = await unsubscribe(client, id);
+    expect(result).toMatchObject({ subscriptionId: id, authUrl: '/auth/outlook?intent=add' });
+    expect(result.oneClickUnsubscribeSuccess).toBe(false);
+    expect(fake.sentMail.filter((m) => m.userId === box.id)).toEqual([]);
+    const [after] = await t.db.selectFrom('mailboxes').select('status').where('email', '=', email).execute();
+    expect(after!.status).toBe('reauth');
+  });
+});
