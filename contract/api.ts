@@ -33,7 +33,12 @@ export interface StatusResponse {
 export interface Settings {
   alertManualUnsubscribe: boolean;
   alertAfterUnsubscribe: boolean;
+  /** Block senders whose mail still arrives after the grace period (issue 4 verification); default false. */
+  autoBlockStillSending: boolean;
 }
+
+/** PUT /update-settings: `autoBlockStillSending` may be left out (older clients); it keeps its value. */
+export type SettingsUpdate = Omit<Settings, 'autoBlockStillSending'> & { autoBlockStillSending?: boolean };
 
 export interface ContactBody {
   /** "Name <address>" or a bare address. */
@@ -56,6 +61,11 @@ export interface Subscription {
   category: SubscriptionCategory;
   lastMessageAt: string | null;
   account: string;
+  /** Unsubscribed list: when the sender was unsubscribed, and how (its last successful receipt). */
+  unsubscribedAt?: string | null;
+  unsubscribeMethod?: UnsubscribeMethod | null;
+  /** Mail still arrived more than 2 days after the unsubscribe: offer Block. */
+  stillSending?: boolean;
 }
 
 export type MailboxProvider = 'gmail' | 'outlook' | 'yahoo' | 'icloud' | 'aol' | 'protonmail' | 'imap';

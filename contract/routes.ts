@@ -25,6 +25,7 @@ export const API = {
   keepSubscription: '/keep-subscription',
   unsubscribe: '/unsubscribe',
   manualUnsubscribe: '/manual-unsubscribe',
+  blockSubscription: '/block-subscription',
   messagePreview: '/get-message-preview',
   messagesBySender: '/get-messages-by-sender-address',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,

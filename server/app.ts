@@ -107,7 +107,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     (header) => app.parseCookie(header),
     livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
   );
-  const scans = createScansService({ db, providers, live, subscriptions, log: app.log });
+  const scans = createScansService({
+    db,
+    providers,
+    live,
+    subscriptions,
+    log: app.log,
+    afterCheck: (userId, mailboxId) => unsubscribe.verify(userId, mailboxId),
+  });
   const handlers = {
     'scan-mailbox': (payload: Record<string, unknown>) => scans.scanMailbox(String(payload.mailboxId)),
   };

@@ -300,6 +300,7 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect((await client.get('/get-settings')).json()).toEqual({
         alertManualUnsubscribe: true,
         alertAfterUnsubscribe: true,
+        autoBlockStillSending: false,
       });
       const put = await client.put('/update-settings', {
         alertManualUnsubscribe: false,
@@ -309,7 +310,18 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect((await client.get('/get-settings')).json()).toEqual({
         alertManualUnsubscribe: false,
         alertAfterUnsubscribe: true,
+        autoBlockStillSending: false,
       });
+    });
+
+    it('saves the auto-block setting, and keeps it when an older client leaves it out', async () => {
+      const { client } = await signedUp();
+      const on = { alertManualUnsubscribe: true, alertAfterUnsubscribe: true, autoBlockStillSending: true };
+      expect((await client.put('/update-settings', on)).json()).toEqual(on);
+      await client.put('/update-settings', { alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
+      expect((await client.get('/get-settings')).json()).toEqual({ ...on, alertManualUnsubscribe: false });
+      const bad = await client.put('/update-settings', { ...on, autoBlockStillSending: 'yes' });
+      expect(bad.statusCode).toBe(400);
     });
 
     it('refuses settings that are not booleans', async () => {

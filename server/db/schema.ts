@@ -10,6 +10,8 @@ export interface UsersTable {
   plan: Generated<string>;
   alert_manual_unsubscribe: Generated<number>;
   alert_after_unsubscribe: Generated<number>;
+  /** 1: senders still sending after the grace period are blocked at the next check. */
+  auto_block_still_sending: Generated<number>;
   created_at: number;
 }
 
@@ -74,6 +76,10 @@ export interface SendersTable {
   unsubscribe_mailto: Generated<string>;
   /** Date of the message those URIs came from. */
   unsubscribe_seen_at: number | null;
+  /** When the sender became unsubscribed (null in the other categories). */
+  unsubscribed_at: number | null;
+  /** 1 when its mail still arrived more than the grace period after unsubscribed_at. */
+  still_sending: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -17,9 +17,19 @@ export interface ScansDeps {
   subscriptions: SubscriptionsService;
   now?: () => number;
   log?: { warn: (obj: object, msg: string) => void };
+  /** Runs at the end of each check: the unsubscribe verification (senders still sending). */
+  afterCheck?: (userId: string, mailboxId: string) => Promise<void>;
 }
 
-export function createScansService({ db, providers, live, subscriptions, now = Date.now, log }: ScansDeps) {
+export function createScansService({
+  db,
+  providers,
+  live,
+  subscriptions,
+  now = Date.now,
+  log,
+  afterCheck,
+}: ScansDeps) {
   const repo = createScansRepository(db);
 
   return {
@@ -85,6 +95,14 @@ export function createScansService({ db, providers, live, subscriptions, now = D
         // New mail from a blocked sender goes to the trash at this check.
         for (const address of blockedSeen) await provider.moveToTrash({ from: address });
         await repo.markScanComplete(mailboxId, now());
+        try {
+          await afterCheck?.(userId, mailboxId);
+        } catch (error) {
+          log?.warn(
+            { mailboxId, err: error instanceof Error ? error.message : String(error) },
+            'verification failed',
+          );
+        }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const status = error instanceof MailAuthError ? 'reauth' : 'error';

@@ -1,32 +1,38 @@
-import type { Settings } from '../../../contract/api.js';
+import type { Settings, SettingsUpdate } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 
-// The two alert settings of SPEC §3 (both default true), stored on the user row.
+// The two alert settings of SPEC §3 (both default true) and the auto-block of senders still
+// sending after an unsubscribe (issue 4, default false), stored on the user row.
 
 export function createSettingsService(db: Db) {
   return {
     async get(userId: string): Promise<Settings> {
       const row = await db
         .selectFrom('users')
-        .select(['alert_manual_unsubscribe', 'alert_after_unsubscribe'])
+        .select(['alert_manual_unsubscribe', 'alert_after_unsubscribe', 'auto_block_still_sending'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
       return {
         alertManualUnsubscribe: row.alert_manual_unsubscribe === 1,
         alertAfterUnsubscribe: row.alert_after_unsubscribe === 1,
+        autoBlockStillSending: row.auto_block_still_sending === 1,
       };
     },
 
-    async update(userId: string, settings: Settings): Promise<Settings> {
+    /** `autoBlockStillSending` may be left out (older clients): it keeps its stored value. */
+    async update(userId: string, settings: SettingsUpdate): Promise<Settings> {
       await db
         .updateTable('users')
         .set({
           alert_manual_unsubscribe: settings.alertManualUnsubscribe ? 1 : 0,
           alert_after_unsubscribe: settings.alertAfterUnsubscribe ? 1 : 0,
+          ...(settings.autoBlockStillSending === undefined
+            ? {}
+            : { auto_block_still_sending: settings.autoBlockStillSending ? 1 : 0 }),
         })
         .where('id', '=', userId)
         .execute();
-      return settings;
+      return this.get(userId);
     },
   };
 }

@@ -1,4 +1,10 @@
-import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../contract/api.js';
+import { sql } from 'kysely';
+import type {
+  Subscription,
+  SubscriptionCategory,
+  SubscriptionMessage,
+  UnsubscribeMethod,
+} from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 
@@ -20,7 +26,18 @@ export function createSubscriptionsService(db: Db) {
         'senders.message_count',
         'senders.category',
         'senders.last_message_at',
+        'senders.unsubscribed_at',
+        'senders.still_sending',
         'mailboxes.email as account',
+        (eb) =>
+          eb
+            .selectFrom('unsubscribe_receipts')
+            .select('unsubscribe_receipts.method')
+            .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
+            .where('unsubscribe_receipts.ok', '=', 1)
+            .orderBy('unsubscribe_receipts.created_at', 'desc')
+            .limit(1)
+            .as('unsubscribe_method'),
       ])
       .where('senders.user_id', '=', userId)
       .where('senders.is_subscription', '=', 1);
@@ -34,6 +51,10 @@ export function createSubscriptionsService(db: Db) {
     category: r.category as SubscriptionCategory,
     lastMessageAt: iso(r.last_message_at),
     account: r.account,
+    unsubscribedAt: iso(r.unsubscribed_at === null ? null : Number(r.unsubscribed_at)),
+    unsubscribeMethod:
+      r.category === 'unsubscribed' ? ((r.unsubscribe_method ?? null) as UnsubscribeMethod | null) : null,
+    stillSending: r.still_sending === 1,
   });
 
   return {
@@ -51,7 +72,7 @@ export function createSubscriptionsService(db: Db) {
       return (await base(userId).where('senders.id', 'in', ids).execute()).map(present);
     },
 
-    /** Keep (or later: unsubscribed): moves the user's subscription to a category. Idempotent. */
+    /** Keep or unsubscribed: moves the user's subscription to a category. Idempotent. */
     async setCategory(
       userId: string,
       senderId: string,
@@ -59,7 +80,14 @@ export function createSubscriptionsService(db: Db) {
     ): Promise<Subscription> {
       const updated = await db
         .updateTable('senders')
-        .set({ category, updated_at: Date.now() })
+        .set({
+          category,
+          updated_at: Date.now(),
+          // Set once when the sender becomes unsubscribed; cleared when it moves elsewhere.
+          unsubscribed_at:
+            category === 'unsubscribed' ? sql<number>`coalesce(unsubscribed_at, ${Date.now()})` : null,
+          ...(category === 'unsubscribed' ? {} : { still_sending: 0 }),
+        })
         .where('id', '=', senderId)
         .where('user_id', '=', userId)
         .where('is_subscription', '=', 1)

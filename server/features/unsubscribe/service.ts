@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
-import { notFound } from '../../lib/errors.js';
+import { HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type MailProvider } from '../../mail/provider.js';
 import { reauthUrl } from '../mailboxes/service.js';
@@ -25,6 +26,18 @@ export interface UnsubscribeDeps {
 }
 
 const parseList = (json: string): string[] => JSON.parse(json) as string[];
+
+/** The grace period the big mailbox providers give a sender to honour an unsubscribe. */
+export const STILL_SENDING_GRACE_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** Verification: mail dated more than the grace period after the unsubscribe means the sender ignored it. */
+export function isStillSending(lastMessageAt: number | null, unsubscribedAt: number | null): boolean {
+  return (
+    lastMessageAt !== null &&
+    unsubscribedAt !== null &&
+    lastMessageAt > unsubscribedAt + STILL_SENDING_GRACE_MS
+  );
+}
 
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { db, providers, subscriptions, allowedHosts, now = Date.now } = deps;
@@ -82,7 +95,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   async function markUnsubscribed(senderId: string): Promise<void> {
     await db
       .updateTable('senders')
-      .set({ category: 'unsubscribed', updated_at: now() })
+      .set({ category: 'unsubscribed', updated_at: now(), unsubscribed_at: now(), still_sending: 0 })
       .where('id', '=', senderId)
       .execute();
   }
@@ -120,6 +133,52 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   async function needsReauth(row: Row): Promise<UnsubscribeResult> {
     await db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', row.mailbox_id).execute();
     return result(row, 'mailto', { authUrl: reauthUrl(row) });
+  }
+
+  /** Step 4: a rule sending future mail to trash (the provider's, or ours at every check), existing mail moved there. */
+  async function blockWith(userId: string, row: Row, provider: MailProvider): Promise<UnsubscribeResult> {
+    try {
+      const rule = await provider.createBlockRule(row.address);
+      const moved = await provider.moveToTrash({ from: row.address });
+      await db
+        .insertInto('block_rules')
+        .values({
+          mailbox_id: row.mailbox_id,
+          address: row.address,
+          provider_ref: rule?.ref ?? null,
+          created_at: now(),
+        })
+        .onConflict((oc) => oc.columns(['mailbox_id', 'address']).doNothing())
+        .execute();
+      await receipt(userId, row.id, {
+        method: 'block',
+        target: row.address,
+        ok: true,
+        detail: `${moved.moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
+      });
+      await markUnsubscribed(row.id);
+      return result(row, 'block', { blockedAndTrashed: true });
+    } catch (error) {
+      if (error instanceof MailAuthError) return needsReauth(row);
+      await receipt(userId, row.id, {
+        method: 'block',
+        target: row.address,
+        ok: false,
+        detail: (error as Error).message,
+      });
+      throw error;
+    }
+  }
+
+  /** Block only (the Block button of a sender still sending, and the automatic block). */
+  async function blockOnly(userId: string, row: Row): Promise<UnsubscribeResult> {
+    if (row.status === 'reauth') return result(row, 'block', { authUrl: reauthUrl(row) });
+    const provider = providers(row);
+    try {
+      return await blockWith(userId, row, provider);
+    } finally {
+      await provider.close();
+    }
   }
 
   async function run(userId: string, row: Row): Promise<UnsubscribeResult> {
@@ -184,52 +243,79 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
 
       // 4. No link at all: future mail to trash, existing mail moved there.
       provider ??= providers(row);
-      try {
-        const rule = await provider.createBlockRule(row.address);
-        const moved = await provider.moveToTrash({ from: row.address });
-        await db
-          .insertInto('block_rules')
-          .values({
-            mailbox_id: row.mailbox_id,
-            address: row.address,
-            provider_ref: rule?.ref ?? null,
-            created_at: now(),
-          })
-          .onConflict((oc) => oc.columns(['mailbox_id', 'address']).doNothing())
-          .execute();
-        await receipt(userId, row.id, {
-          method: 'block',
-          target: row.address,
-          ok: true,
-          detail: `${moved.moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
-        });
-        await markUnsubscribed(row.id);
-        return result(row, 'block', { blockedAndTrashed: true });
-      } catch (error) {
-        if (error instanceof MailAuthError) return needsReauth(row);
-        await receipt(userId, row.id, {
-          method: 'block',
-          target: row.address,
-          ok: false,
-          detail: (error as Error).message,
-        });
-        throw error;
-      }
+      return await blockWith(userId, row, provider);
     } finally {
       await provider?.close();
     }
   }
 
+  const once = (userId: string, senderId: string, task: () => Promise<UnsubscribeResult>) => {
+    const key = `${userId}:${senderId}`;
+    const pending = running.get(key);
+    if (pending) return pending;
+    const started = task().finally(() => running.delete(key));
+    running.set(key, started);
+    return started;
+  };
+
   return {
+    /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
+    async block(userId: string, senderId: string): Promise<Subscription> {
+      const answer = await once(userId, senderId, async () =>
+        blockOnly(userId, await load(userId, senderId)),
+      );
+      if (answer.authUrl) {
+        throw new HttpError(401, 'Please sign in to your mailbox again.', { redirectUrl: answer.authUrl });
+      }
+      const [item] = await subscriptions.byIds(userId, [senderId]);
+      if (!item) throw notFound('Subscription not found.');
+      return item;
+    },
+
+    /**
+     * After a check of a mailbox: marks unsubscribed senders whose mail still arrived after the
+     * grace period, and blocks them when the user asked for it (blocked senders are left alone).
+     */
+    async verify(userId: string, mailboxId: string): Promise<void> {
+      await db
+        .updateTable('senders')
+        .set({ still_sending: 1 })
+        .where('mailbox_id', '=', mailboxId)
+        .where('category', '=', 'unsubscribed')
+        .where('still_sending', '=', 0)
+        .where('unsubscribed_at', 'is not', null)
+        .where(sql<boolean>`last_message_at > unsubscribed_at + ${STILL_SENDING_GRACE_MS}`)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('block_rules')
+                .select('block_rules.address')
+                .whereRef('block_rules.mailbox_id', '=', 'senders.mailbox_id')
+                .whereRef('block_rules.address', '=', 'senders.address'),
+            ),
+          ),
+        )
+        .execute();
+      const user = await db
+        .selectFrom('users')
+        .select('auto_block_still_sending')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (user?.auto_block_still_sending !== 1) return;
+      const senders = await db
+        .selectFrom('senders')
+        .select('id')
+        .where('mailbox_id', '=', mailboxId)
+        .where('category', '=', 'unsubscribed')
+        .where('still_sending', '=', 1)
+        .execute();
+      for (const { id } of senders) {
+        await once(userId, id, async () => blockOnly(userId, await load(userId, id)));
+      }
+    },
+
     async unsubscribe(userId: string, senderId: string): Promise<UnsubscribeResult> {
-      const key = `${userId}:${senderId}`;
-      const pending = running.get(key);
-      if (pending) return pending;
-      const task = load(userId, senderId)
-        .then((row) => run(userId, row))
-        .finally(() => running.delete(key));
-      running.set(key, task);
-      return task;
+      return once(userId, senderId, async () => run(userId, await load(userId, senderId)));
     },
 
     /** The user confirms they unsubscribed on the sender's page (POST /manual-unsubscribe). */

@@ -8,6 +8,7 @@ import { parseBody } from '../validate.js';
 const SettingsBody = z.object({
   alertManualUnsubscribe: z.boolean({ error: 'alertManualUnsubscribe must be true or false.' }),
   alertAfterUnsubscribe: z.boolean({ error: 'alertAfterUnsubscribe must be true or false.' }),
+  autoBlockStillSending: z.boolean({ error: 'autoBlockStillSending must be true or false.' }).optional(),
 });
 
 export async function accountRoutes(

@@ -52,6 +52,11 @@ export async function subscriptionRoutes(
     return unsubscribe.confirmManual(user.userId, parseBody(SubscriptionRef, request.body));
   });
 
+  app.post(API.blockSubscription, async (request) => {
+    const user = await request.requireUser();
+    return unsubscribe.block(user.userId, parseBody(SubscriptionRef, request.body));
+  });
+
   app.get<{ Params: { id: string } }>('/get-subscriptions/:id', async (request) => {
     const user = await request.requireUser();
     return { data: await subscriptions.messages(user.userId, request.params.id) };

@@ -10,6 +10,7 @@ import type {
   PublicConfig,
   ResetPasswordBody,
   Settings,
+  SettingsUpdate,
   StatusResponse,
   Subscription,
   SubscriptionCategory,
@@ -30,7 +31,7 @@ export const signinStatus = () => api.get<StatusResponse>(API.signinStatus);
 export const subscriptionStatus = () => api.get<StatusResponse>(API.subscriptionStatus);
 
 export const getSettings = () => api.get<Settings>(API.getSettings);
-export const updateSettings = (settings: Settings) => api.put<unknown>(API.updateSettings, settings);
+export const updateSettings = (settings: SettingsUpdate) => api.put<unknown>(API.updateSettings, settings);
 export const deleteAccount = () => api.delete<unknown>(API.deleteAccount);
 
 export const sendEmail = (body: ContactBody) => api.post<unknown>(API.sendEmail, body);
@@ -52,5 +53,8 @@ export const unsubscribe = (subscriptionId: string) =>
 /** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
 export const manualUnsubscribe = (subscriptionId: string) =>
   api.post<Subscription>(API.manualUnsubscribe, { subscriptionId });
+/** Blocks a sender still sending after the unsubscribe; answers the updated subscription. */
+export const blockSubscription = (subscriptionId: string) =>
+  api.post<Subscription>(API.blockSubscription, { subscriptionId });
 /** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (SPEC §3). */
 export const getMessagePreview = (body: MessagePreviewBody) => api.postText(API.messagePreview, body);

@@ -13,14 +13,19 @@ import { useSession } from '../../session';
 import { PageHeader } from './PageHeader';
 
 /** SPEC §3: both alerts default to on. */
-const DEFAULT_SETTINGS: SettingsBody = { alertManualUnsubscribe: true, alertAfterUnsubscribe: true };
+const DEFAULT_SETTINGS: SettingsBody = {
+  alertManualUnsubscribe: true,
+  alertAfterUnsubscribe: true,
+  autoBlockStillSending: false,
+};
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },
   { key: 'alertAfterUnsubscribe', label: 'Ask me to confirm after a manual unsubscribe' },
+  { key: 'autoBlockStillSending', label: 'Block senders that keep sending after I unsubscribe' },
 ];
 
-/** /genie/settings: the two alert switches and account deletion. */
+/** /genie/settings: the two alert switches, the auto-block switch and account deletion. */
 export default function Settings() {
   const navigate = useNavigate();
   const { signedOut } = useSession();
@@ -88,7 +93,7 @@ export default function Settings() {
               id={`setting-${key}`}
               className="mb-3"
               label={label}
-              checked={settings[key]}
+              checked={settings[key] ?? false}
               onChange={(e) => toggle(key, e.target.checked)}
             />
           ))}

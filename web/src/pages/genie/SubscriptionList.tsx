@@ -48,7 +48,12 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
     // After an action the item leaves the current list (SPEC §4).
     setItems((current) => current.filter((s) => s.id !== id));
   }, []);
-  const { busyRows, keep, unsubscribe, dialogs } = useSubscriptionActions(removeItem);
+  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(removeItem);
+
+  async function blockItem(item: Subscription) {
+    const updated = await block(item);
+    if (updated) setItems((current) => current.map((s) => (s.id === updated.id ? updated : s)));
+  }
 
   const latest = useRef(0);
   const mounted = useRef(true);
@@ -223,6 +228,17 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
                       onClick={() => void keep(item)}
                     >
                       Keep Subscription
+                    </Button>
+                  )}
+                  {category === 'unsubscribed' && item.stillSending && (
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      disabled={busyRows.has(item.id)}
+                      aria-label={`Block ${item.address}`}
+                      onClick={() => void blockItem(item)}
+                    >
+                      Block
                     </Button>
                   )}
                   {category !== 'unsubscribed' && (

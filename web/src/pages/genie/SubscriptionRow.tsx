@@ -1,6 +1,7 @@
 import { type ReactNode, useId, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
-import type { Subscription, SubscriptionMessage } from '../../../../contract/api.js';
+import type { Subscription, SubscriptionMessage, UnsubscribeMethod } from '../../../../contract/api.js';
 import { getSubscriptionMessages } from '../../api/calls';
 import { SenderLogo } from '../../components/SenderLogo';
 import { MessagePreview } from './MessagePreview';
@@ -23,6 +24,23 @@ function formatDate(value: string | null): string | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
+}
+
+const METHOD_LABELS: Record<UnsubscribeMethod, string> = {
+  'one-click': 'one-click',
+  mailto: 'email request',
+  manual: 'unsubscribe page',
+  block: 'blocked',
+};
+
+/** "Unsubscribed <date> · <method>" for the Unsubscribed list (issue 4 receipts). */
+export function unsubscribedLabel(item: Subscription): string | null {
+  if (item.category !== 'unsubscribed') return null;
+  const parts = [
+    `Unsubscribed${formatDate(item.unsubscribedAt ?? null) ? ` ${formatDate(item.unsubscribedAt ?? null)}` : ''}`,
+  ];
+  if (item.unsubscribeMethod) parts.push(METHOD_LABELS[item.unsubscribeMethod]);
+  return parts.join(' · ');
 }
 
 /** One sender: logo, name, address, message count, and its messages behind the expand caret. */
@@ -69,6 +87,16 @@ export function SubscriptionRow({
               <div className="text-muted small text-break subscription-account">{item.account}</div>
             )}
             <div className="small">{messageCountLabel(item.messageCount)}</div>
+            {unsubscribedLabel(item) && (
+              <div className="text-muted small subscription-receipt">
+                {unsubscribedLabel(item)}
+                {item.stillSending && (
+                  <Badge bg="warning" text="dark" className="ms-2">
+                    Still sending
+                  </Badge>
+                )}
+              </div>
+            )}
           </div>
           {(busy || loadingMessages) && (
             <Spinner animation="border" size="sm" role="status" className="mt-2 flex-shrink-0">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings, UnsubscribeResult } from '../../../../contract/api.js';
+import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
 import {
   afterOpen,
   DEFAULT_ALERT_SETTINGS,
@@ -21,7 +21,7 @@ function result(overrides: Partial<UnsubscribeResult> = {}): UnsubscribeResult {
   };
 }
 
-const settings = (alertManualUnsubscribe: boolean, alertAfterUnsubscribe: boolean): Settings => ({
+const settings = (alertManualUnsubscribe: boolean, alertAfterUnsubscribe: boolean): SettingsUpdate => ({
   alertManualUnsubscribe,
   alertAfterUnsubscribe,
 });

@@ -1,9 +1,12 @@
 // The unsubscribe flow's decisions (SPEC §4 Unsubscribe flow, §8 By status), kept pure so that every
 // result kind and every combination of the two alert settings can be tested without a browser.
-import type { Settings, UnsubscribeResult } from '../../../../contract/api.js';
+import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
 
 /** SPEC §3/§8: both alerts default to on, also when the settings cannot be fetched. */
-export const DEFAULT_ALERT_SETTINGS: Settings = { alertManualUnsubscribe: true, alertAfterUnsubscribe: true };
+export const DEFAULT_ALERT_SETTINGS: SettingsUpdate = {
+  alertManualUnsubscribe: true,
+  alertAfterUnsubscribe: true,
+};
 
 /** What follows opening the sender's page: the confirmation dialog, or the confirm call at once. */
 export type AfterOpen = 'confirm' | 'complete';
@@ -35,12 +38,12 @@ export function openableLinks(options: unknown): string[] {
 }
 
 /** After the sender's page opened: ask whether it worked (after-alert on), or confirm at once. */
-export function afterOpen(settings: Settings): AfterOpen {
+export function afterOpen(settings: SettingsUpdate): AfterOpen {
   return settings.alertAfterUnsubscribe ? 'confirm' : 'complete';
 }
 
 /** The next step of the flow for an answer of POST /unsubscribe and the user's alert settings. */
-export function nextUnsubscribeStep(result: UnsubscribeResult, settings: Settings): UnsubscribeStep {
+export function nextUnsubscribeStep(result: UnsubscribeResult, settings: SettingsUpdate): UnsubscribeStep {
   if (typeof result?.authUrl === 'string' && result.authUrl)
     return { kind: 'reauth', authUrl: result.authUrl };
   if (result?.oneClickUnsubscribeSuccess || result?.blockedAndTrashed) return { kind: 'remove' };
@@ -60,7 +63,7 @@ export function nextUnsubscribeStep(result: UnsubscribeResult, settings: Setting
 export type Reminder = 'manual' | 'after';
 
 /** The settings to save when 'Don't remind me' was ticked: the matching alert off, the other as is. */
-export function withoutReminder(settings: Settings, reminder: Reminder): Settings {
+export function withoutReminder(settings: SettingsUpdate, reminder: Reminder): SettingsUpdate {
   return reminder === 'manual'
     ? { ...settings, alertManualUnsubscribe: false }
     : { ...settings, alertAfterUnsubscribe: false };

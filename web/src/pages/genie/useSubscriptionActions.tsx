@@ -2,10 +2,11 @@
 // the calls, and the dialogs of the unsubscribe flow. The flow's decisions live in unsubscribeFlow.ts.
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Settings, Subscription, UnsubscribeResult } from '../../../../contract/api.js';
+import type { SettingsUpdate, Subscription, UnsubscribeResult } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import {
+  blockSubscription,
   getSettings,
   keepSubscription,
   manualUnsubscribe,
@@ -42,6 +43,8 @@ export interface SubscriptionActions {
   busyRows: ReadonlySet<string>;
   keep: (item: Subscription) => Promise<void>;
   unsubscribe: (item: Subscription) => Promise<void>;
+  /** Blocks a sender still sending after the unsubscribe; answers the updated item (null on failure). */
+  block: (item: Subscription) => Promise<Subscription | null>;
   /** The flow's dialogs, to be rendered once by the screen. */
   dialogs: ReactNode;
 }
@@ -54,8 +57,8 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
   const busyNow = useRef(new Set<string>());
   const [dialog, setDialog] = useState<Dialog>(NO_DIALOG);
   /** The alert settings, fetched once per list screen; a pending fetch is awaited by the flow. */
-  const settings = useRef<Settings | null>(null);
-  const settingsLoad = useRef<Promise<Settings> | null>(null);
+  const settings = useRef<SettingsUpdate | null>(null);
+  const settingsLoad = useRef<Promise<SettingsUpdate> | null>(null);
 
   useEffect(() => {
     if (settingsLoad.current) return;
@@ -72,7 +75,7 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
       });
   }, [navigate]);
 
-  async function currentSettings(): Promise<Settings> {
+  async function currentSettings(): Promise<SettingsUpdate> {
     return settings.current ?? (await settingsLoad.current) ?? DEFAULT_ALERT_SETTINGS;
   }
 
@@ -102,6 +105,22 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
       if (isStatus(error, 403)) return navigate(SCREENS.signin);
       console.warn('Error keeping subscription...', error);
       window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
+    } finally {
+      setBusy(item.id, false);
+    }
+  }
+
+  async function block(item: Subscription): Promise<Subscription | null> {
+    if (busyNow.current.has(item.id)) return null;
+    setBusy(item.id, true);
+    try {
+      return await blockSubscription(item.id);
+    } catch (error) {
+      fail(error, {
+        error: 'Error blocking sender...',
+        failed: 'Failed to block the sender. Please try again.',
+      });
+      return null;
     } finally {
       setBusy(item.id, false);
     }
@@ -142,7 +161,7 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
     if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     let result: UnsubscribeResult;
-    let alerts: Settings;
+    let alerts: SettingsUpdate;
     try {
       result = await unsubscribeCall(item.id);
       alerts = await currentSettings();
@@ -217,5 +236,5 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
     </>
   );
 
-  return { busyRows, keep, unsubscribe, dialogs };
+  return { busyRows, keep, unsubscribe, block, dialogs };
 }
