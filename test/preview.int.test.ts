@@ -163,8 +163,7 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
 
   it('marks the mailbox for sign-in again when the password is refused, and answers 401 with the way back', async () => {
     const { email, client, news, messages } = await connectedUser();
-    // Dovecot rereads its passwd-file when the mtime changes, which it sees to the second.
-    await new Promise((r) => setTimeout(r, 1100));
+    // The user changes the app password (the helper resolves once Dovecot uses the new one).
     await dovecot.addUser({ user: email, password: 'changed-password-5678' });
     const res = await client.post('/get-message-preview', {
       subscriptionId: news.id,

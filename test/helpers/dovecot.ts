@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -153,7 +153,15 @@ namespace inbox {
       if (/[:\n/]/.test(user) || /[:\n]/.test(password)) {
         throw new Error('user/password must not contain : / or newline');
       }
-      await writeFile(path.join(usersDir, user), `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
+      const file = path.join(usersDir, user);
+      const existed = await stat(file).then(
+        () => true,
+        () => false,
+      );
+      await writeFile(file, `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
+      // Dovecot looks at a passwd-file again at most once a second: a changed password is in force
+      // only from the next second on, so a rewrite resolves once it is.
+      if (existed) await new Promise((r) => setTimeout(r, 1100));
     },
     async deliver(user, folder, raw, flags = '') {
       const home = path.join(mailRoot, user);
