@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../contract/api.js';
 import { SecretBox } from '../server/lib/crypto.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
-import { GMAIL_SCOPES, type GoogleEmulator, startGoogleEmulator } from './helpers/google-emulator.js';
+import {
+  consentOnGoogleEmulator,
+  GMAIL_SCOPES,
+  type GoogleEmulator,
+  startGoogleEmulator,
+} from './helpers/google-emulator.js';
 
 // Sign-up, sign-in and add-account with Google end to end: the product's /auth/google routes against
 // @emulators/google in-process (authorization code flow with PKCE, its consent form, token endpoint and
@@ -62,47 +67,8 @@ async function gmailUser(label: string): Promise<string> {
   return email;
 }
 
-const decodeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/**
- * What the user does on Google's side: opens the authorization URL, picks their account on the emulator's
- * sign-in page (one form per account) and is redirected back. Answers the callback path the browser would
- * load next. `tamper` edits the submitted form (e.g. a scope the user unticked).
- */
-async function consent(
-  authorizeUrl: string,
-  email: string,
-  tamper: (fields: Record<string, string>) => void = () => {},
-): Promise<string> {
-  const page = await fetch(authorizeUrl);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) =>
-    m[2]!.includes(`name="email" value="${email}"`),
-  );
-  if (!form) throw new Error(`no account ${email} on the emulator's sign-in page`);
-  const fields: Record<string, string> = {};
-  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
-    fields[decodeHtml(input[1]!)] = decodeHtml(input[2]!);
-  }
-  tamper(fields);
-  const back = await fetch(new URL(decodeHtml(form[1]!), emu.baseUrl), {
-    method: 'POST',
-    body: new URLSearchParams(fields),
-    redirect: 'manual',
-  });
-  expect(back.status).toBe(302);
-  const location = back.headers.get('location') ?? '';
-  expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
-  const url = new URL(location);
-  return `${url.pathname}${url.search}`;
-}
+const consent = (authorizeUrl: string, email: string, tamper?: (fields: Record<string, string>) => void) =>
+  consentOnGoogleEmulator(emu, authorizeUrl, email, CALLBACK, tamper);
 
 describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import {
   type GraphFake,
   startGraphFake,
 } from './helpers/graph-fake.js';
+import { consentOnGraphFake } from './helpers/microsoft-consent.js';
 
 // Sign-up, sign-in and add-account with Microsoft end to end: the product's /auth/outlook routes against
 // the Graph / identity platform fake (authorize page, authorization_code grant with PKCE, id_token), then
@@ -83,41 +84,8 @@ const COUNTS = [
   ['dev@lists.example', 2],
 ];
 
-/**
- * The user on Microsoft's side: opens the authorization URL, picks their account on the fake's account
- * picker and is sent back. Answers the callback path the browser loads next. `tamper` edits the request.
- */
-async function consent(
-  authorizeUrl: string,
-  email: string,
-  tamper: (url: URL) => void = () => {},
-): Promise<string> {
-  const url = new URL(authorizeUrl);
-  tamper(url);
-  const page = await fetch(url);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = [...html.matchAll(/<form method="post">([\s\S]*?)<\/form>/g)].find((m) =>
-    m[1]!.includes(`name="login_hint" value="${email}"`),
-  );
-  if (!form) throw new Error(`no account ${email} on the account picker`);
-  const fields = new URLSearchParams();
-  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    fields.set(
-      input[1]!,
-      input[2]!
-        .replace(/&quot;/g, '"')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&'),
-    );
-  }
-  const back = await fetch(url, { method: 'POST', body: fields, redirect: 'manual' });
-  expect(back.status).toBe(302);
-  const location = new URL(back.headers.get('location') ?? '');
-  expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
-  return `${location.pathname}${location.search}`;
-}
+const consent = (authorizeUrl: string, email: string, tamper?: (url: URL) => void) =>
+  consentOnGraphFake(authorizeUrl, email, CALLBACK, tamper);
 
 describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
   let t: TestApp;

@@ -4,7 +4,12 @@ import type { Subscription, UnsubscribeResult } from '../contract/api.js';
 import { SecretBox } from '../server/lib/crypto.js';
 import { GmailClient } from '../server/mail/gmail/client.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
-import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';
+import {
+  consentOnGoogleEmulator,
+  type GoogleEmulator,
+  type MessageSpec,
+  startGoogleEmulator,
+} from './helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
 // (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
@@ -23,38 +28,8 @@ afterAll(async () => {
 
 const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 
-const decodeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The user on Google's side: picks their account on the emulator's sign-in page; answers the callback path. */
-async function consent(authorizeUrl: string, email: string): Promise<string> {
-  const page = await fetch(authorizeUrl);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) =>
-    m[2]!.includes(`name="email" value="${email}"`),
-  );
-  if (!form) throw new Error(`no account ${email} on the emulator's sign-in page`);
-  const fields: Record<string, string> = {};
-  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
-    fields[decodeHtml(input[1]!)] = decodeHtml(input[2]!);
-  }
-  const back = await fetch(new URL(decodeHtml(form[1]!), emu.baseUrl), {
-    method: 'POST',
-    body: new URLSearchParams(fields),
-    redirect: 'manual',
-  });
-  expect(back.status).toBe(302);
-  const location = back.headers.get('location') ?? '';
-  expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
-  const url = new URL(location);
-  return `${url.pathname}${url.search}`;
-}
+const consent = (authorizeUrl: string, email: string) =>
+  consentOnGoogleEmulator(emu, authorizeUrl, email, CALLBACK);
 
 /** Every id matching a query, trash and spam included. */
 async function allIds(client: GmailClient, q: string): Promise<string[]> {

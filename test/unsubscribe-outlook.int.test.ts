@@ -8,6 +8,7 @@ import {
   type GraphFake,
   startGraphFake,
 } from './helpers/graph-fake.js';
+import { consentOnGraphFake } from './helpers/microsoft-consent.js';
 
 // The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
 // identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
@@ -47,33 +48,7 @@ function message(
   };
 }
 
-/** The user on Microsoft's side: picks their account on the fake's account picker; answers the callback path. */
-async function consent(authorizeUrl: string, email: string): Promise<string> {
-  const url = new URL(authorizeUrl);
-  const page = await fetch(url);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = [...html.matchAll(/<form method="post">([\s\S]*?)<\/form>/g)].find((m) =>
-    m[1]!.includes(`name="login_hint" value="${email}"`),
-  );
-  if (!form) throw new Error(`no account ${email} on the account picker`);
-  const fields = new URLSearchParams();
-  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    fields.set(
-      input[1]!,
-      input[2]!
-        .replace(/&quot;/g, '"')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&'),
-    );
-  }
-  const back = await fetch(url, { method: 'POST', body: fields, redirect: 'manual' });
-  expect(back.status).toBe(302);
-  const location = new URL(back.headers.get('location') ?? '');
-  expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
-  return `${location.pathname}${location.search}`;
-}
+const consent = (authorizeUrl: string, email: string) => consentOnGraphFake(authorizeUrl, email, CALLBACK);
 
 describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
   let t: TestApp;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createEmulator } from '@emulators/core';
 import { googlePlugin, seedFromConfig } from '@emulators/google';
+import { expect } from 'vitest';
 
 // @emulators/google served in-process on 127.0.0.1 (GUIDE §7), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
@@ -188,4 +189,48 @@ async function serve(
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+const decodeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/**
+ * What the user does on Google's side: opens the authorization URL, picks their account on the
+ * emulator's sign-in page (one form per account) and is redirected back to `callback`. Answers the
+ * callback path the browser would load next. `tamper` edits the submitted form (e.g. a scope unticked).
+ */
+export async function consentOnGoogleEmulator(
+  emu: GoogleEmulator,
+  authorizeUrl: string,
+  email: string,
+  callback: string,
+  tamper: (fields: Record<string, string>) => void = () => {},
+): Promise<string> {
+  const page = await fetch(authorizeUrl);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].find((m) =>
+    m[2]!.includes(`name="email" value="${email}"`),
+  );
+  if (!form) throw new Error(`no account ${email} on the emulator's sign-in page`);
+  const fields: Record<string, string> = {};
+  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
+    fields[decodeHtml(input[1]!)] = decodeHtml(input[2]!);
+  }
+  tamper(fields);
+  const back = await fetch(new URL(decodeHtml(form[1]!), emu.baseUrl), {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+  expect(back.status).toBe(302);
+  const location = back.headers.get('location') ?? '';
+  expect(location.startsWith(`${callback}?`)).toBe(true);
+  const url = new URL(location);
+  return `${url.pathname}${url.search}`;
 }
