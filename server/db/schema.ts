@@ -80,6 +80,8 @@ export interface SendersTable {
   unsubscribed_at: number | null;
   /** 1 when its mail still arrived more than the grace period after unsubscribed_at. */
   still_sending: Generated<number>;
+  /** Messages carrying list evidence (usable List-Unsubscribe, List-Id, Precedence bulk/list). */
+  list_message_count: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -112,6 +114,19 @@ export interface UnsubscribeReceiptsTable {
   /** HTTP status, SMTP answer, count moved, or the error. */
   detail: Generated<string>;
   created_at: number;
+  /** 1 from just before the sender is contacted until the outcome is written. */
+  pending: Generated<number>;
+  /** mailto: the one addr-spec the request was sent to. */
+  recipient: string | null;
+}
+
+/** The in-flight unsubscribe run of a sender (at most one, across instances). */
+export interface UnsubscribeFlightsTable {
+  sender_id: string;
+  user_id: string;
+  started_at: number;
+  /** Renewed while the run is alive; past it, the run's process is taken to be dead. */
+  lease_until: number;
 }
 
 export interface BlockRulesTable {
@@ -124,6 +139,7 @@ export interface BlockRulesTable {
 export interface Database {
   unsubscribe_receipts: UnsubscribeReceiptsTable;
   block_rules: BlockRulesTable;
+  unsubscribe_flights: UnsubscribeFlightsTable;
   scanned_messages: ScannedMessagesTable;
   mailboxes: MailboxesTable;
   senders: SendersTable;
