@@ -26,10 +26,26 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const YAHOO_DOMAINS = ['yahoo.com'] as const;
 export const ICLOUD_DOMAINS = ['icloud.com', 'me.com', 'mac.com'] as const;
 
+/**
+ * Characters no address may carry: C0 and C1 controls and DEL (a NUL is refused by PostgreSQL, a CR/LF
+ * ends a mail header), and the invisible bidi controls (embeddings, overrides, isolates, LRM/RLM/ALM)
+ * that make an address display as another one.
+ */
+const EMAIL_FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
 export type ValidationResult = string | null;
 
 export function validateEmail(email: string): ValidationResult {
-  return EMAIL_PATTERN.test(email.trim()) ? null : MESSAGES.invalidEmail;
+  const trimmed = email.trim();
+  return EMAIL_PATTERN.test(trimmed) && !EMAIL_FORBIDDEN.test(trimmed) ? null : MESSAGES.invalidEmail;
+}
+
+/**
+ * The one stored and compared form of an address: trimmed, lowercased and composed (NFC), so the two
+ * Unicode spellings of "zoë" are one account. Every server path that reads an address uses it.
+ */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase().normalize('NFC');
 }
 
 export function validateNewPassword(password: string, confirm?: string): ValidationResult {

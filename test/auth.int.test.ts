@@ -86,6 +86,9 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       [{ email: 'ok@example.com', password: 'short' }, MESSAGES.passwordTooShort],
       [{ email: 'ok@example.com' }, MESSAGES.passwordRequired],
       [{ email: 42, password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'admin\u202egro.elpmaxe@example.com', password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'ada\u0000@example.com', password: 'long enough' }, MESSAGES.invalidEmail],
+      [{ email: 'ada@example.com\u0007', password: 'long enough' }, MESSAGES.invalidEmail],
     ])('answers 400 with the spec message for %j', async (body, message) => {
       const res = await new Client(t.app).post('/auth/signup', body);
       expect(res.statusCode).toBe(400);
@@ -112,6 +115,32 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ message: MESSAGES.emailTaken });
+    });
+
+    it('stores the address composed (NFC), so another spelling of it is the same account', async () => {
+      const local = uniqueEmail('zoe').split('@')[0];
+      const decomposed = `${local}-Zoe\u0308@Example.com`;
+      const composed = `${local}-zo\u00eb@example.com`;
+      const client = new Client(t.app);
+      expect(
+        (await client.post('/auth/signup', { email: decomposed, password: 'long enough' })).statusCode,
+      ).toBe(200);
+      const rows = await t.db
+        .selectFrom('users')
+        .select('email')
+        .where('email', 'like', `${local}-%`)
+        .execute();
+      expect(rows.map((r) => r.email)).toEqual([composed]);
+      const again = await new Client(t.app).post('/auth/signup', {
+        email: composed,
+        password: 'long enough',
+      });
+      expect(again.statusCode).toBe(409);
+      const signin = await new Client(t.app).post('/auth/signin', {
+        email: composed,
+        password: 'long enough',
+      });
+      expect(signin.statusCode).toBe(200);
     });
 
     it('stores an argon2id hash, never the password', async () => {
@@ -177,6 +206,7 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     it.each([
       [{ email: 'bad', password: 'x' }, MESSAGES.invalidEmail],
       [{ email: 'ok@example.com', password: '' }, MESSAGES.passwordRequired],
+      [{ email: 'ok\u202e@example.com', password: 'x' }, MESSAGES.invalidEmail],
     ])('answers 400 for %j', async (body, message) => {
       const res = await new Client(t.app).post('/auth/signin', body);
       expect(res.statusCode).toBe(400);

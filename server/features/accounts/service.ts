@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { SCREENS } from '../../../contract/routes.js';
 import {
   MESSAGES,
+  normalizeEmail,
   validateEmail,
   validateNewPassword,
   validateSignin,
@@ -31,9 +32,8 @@ export interface AccountsDeps {
   now?: () => number;
 }
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+// Callers outside accounts (mailboxes, OAuth) import it from here; the rule itself is in the contract.
+export { normalizeEmail };
 
 export function createAccountsService({ repo, mailer, publicUrl, now = Date.now }: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.

@@ -1,6 +1,5 @@
-import { validateEmail } from '../../../contract/validation.js';
+import { normalizeEmail, validateEmail } from '../../../contract/validation.js';
 import type { AccountsService } from '../accounts/service.js';
-import { normalizeEmail } from '../accounts/service.js';
 import type { MailboxesService } from '../mailboxes/service.js';
 import { codeChallenge, newFlow, type OAuthFlow } from './flow.js';
 import { IdTokenError, identityFromClaims, type OAuthIdentity, readIdToken } from './id-token.js';

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, normalizeEmail, validateEmail } from './validation.js';
+
+describe('validateEmail', () => {
+  it.each(['ada@example.com', '  Ada@Example.COM ', 'zoë@exämple.de', 'a+tag@sub.example.co.uk'])(
+    'accepts %j',
+    (email) => {
+      expect(validateEmail(email)).toBeNull();
+    },
+  );
+
+  it.each([
+    ['NUL', 'ada\u0000@example.com'],
+    ['backspace', 'ada\u0008x@example.com'],
+    ['escape', 'ada@exa\u001bmple.com'],
+    ['DEL', 'ada\u007f@example.com'],
+    ['C1 control', 'ada\u0085@example.com'],
+    ['right-to-left override', 'ada\u202e@example.com'],
+    ['left-to-right embedding', '\u202aada@example.com'],
+    ['pop directional formatting', 'ada@example\u202c.com'],
+    ['right-to-left isolate', 'ada\u2067moc.elpmaxe@example.com'],
+    ['pop directional isolate', 'ada@example.com\u2069'],
+    ['right-to-left mark', 'ada\u200f@example.com'],
+  ])('refuses an address with a %s with the spec message', (_name, email) => {
+    expect(validateEmail(email)).toBe(MESSAGES.invalidEmail);
+  });
+});
+
+describe('normalizeEmail', () => {
+  it('trims, lowercases and composes (NFC), so both spellings of one address are the same', () => {
+    const composed = 'zo\u00eb@example.com';
+    const decomposed = 'Zoe\u0308@Example.com ';
+    expect(normalizeEmail(decomposed)).toBe(composed);
+    expect(normalizeEmail(composed)).toBe(composed);
+  });
+});
