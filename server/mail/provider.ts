@@ -68,6 +68,11 @@ export interface MailProvider {
    */
   createBlockRule(address: string): Promise<{ ref: string } | null>;
   /**
+   * Removes a rule createBlockRule made (Keep lifts a block). A rule already gone (deleted by the user in
+   * the provider's settings) counts as removed.
+   */
+  removeBlockRule(ref: string): Promise<void>;
+  /**
    * The raw RFC 822 source of one message by its provider id (the preview); null when the message no
    * longer exists (deleted, moved, IMAP UIDVALIDITY changed).
    */

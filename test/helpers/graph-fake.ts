@@ -669,6 +669,7 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
     if (url.pathname.startsWith('/v1.0/')) {
       try {
         if (req.method === 'POST') return await graphPost(req, res, url);
+        if (req.method === 'DELETE') return graphDelete(req, res, url);
         return graph(req, res, url);
       } catch (e) {
         if (e instanceof HttpError) return graphError(res, e);
@@ -1186,6 +1187,35 @@ export async function startGraphFake(options: GraphFakeOptions = {}): Promise<Gr
       });
     }
     return send(res, 200, { responses });
+  }
+
+  // learn.microsoft.com/graph/api/messagerule-delete: DELETE /me/mailFolders/inbox/messageRules/{id} → 204;
+  // an unknown id → 404 ErrorItemNotFound.
+  function graphDelete(req: IncomingMessage, res: ServerResponse, url: URL): number {
+    const user = authenticate(req);
+    const [me, collectionName, id, sub, ruleId, ...more] = url.pathname
+      .slice('/v1.0/'.length)
+      .split('/')
+      .map((s) => decodeURIComponent(s));
+    if (
+      me !== 'me' ||
+      collectionName !== 'mailFolders' ||
+      id === undefined ||
+      sub !== 'messageRules' ||
+      !ruleId ||
+      more.length > 0
+    ) {
+      throw new HttpError(405, 'BadRequest', `The fake does not answer DELETE ${url.pathname}.`);
+    }
+    const index =
+      folderOf(user, id).wellKnownName === 'inbox' ? user.rules.findIndex((r) => r.id === ruleId) : -1;
+    if (index === -1) {
+      throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+    }
+    user.rules.splice(index, 1);
+    res.writeHead(204);
+    res.end();
+    return 204;
   }
 
   async function graphPost(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {

@@ -157,6 +157,10 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       }
     },
 
+    async removeBlockRule(ref) {
+      await client.deleteFilter(ref);
+    },
+
     quotaUnitsSpent: () => client.quotaUnitsSpent(),
     async close() {
       // Stateless over HTTP: nothing to close.

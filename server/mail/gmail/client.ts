@@ -22,6 +22,7 @@ export const QUOTA_UNITS = {
   'messages.batchModify': 50,
   'settings.filters.create': 5,
   'settings.filters.list': 1,
+  'settings.filters.delete': 5,
   'messages.send': 100,
 } as const;
 
@@ -308,6 +309,23 @@ export class GmailClient {
     return res?.filter ?? [];
   }
 
+  /** settings.filters.delete; false when the filter no longer exists (404). */
+  async deleteFilter(id: string): Promise<boolean> {
+    try {
+      await this.call<null>(
+        'settings.filters.delete',
+        `/gmail/v1/users/me/settings/filters/${encodeURIComponent(id)}`,
+        {
+          method: 'DELETE',
+        },
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof GmailApiError && err.status === 404) return false;
+      throw err;
+    }
+  }
+
   // ---- plumbing ----------------------------------------------------------------------------------------
 
   /**
@@ -317,16 +335,18 @@ export class GmailClient {
   private async call<T>(
     method: GmailMethod,
     path: string,
-    post?: { body: unknown; unsafe?: boolean },
+    post?: { body: unknown; unsafe?: boolean } | { method: 'DELETE' },
   ): Promise<T> {
     const units = QUOTA_UNITS[method];
-    const init: RequestInit = post
-      ? {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(post.body),
-        }
-      : { method: 'GET' };
+    const init: RequestInit = !post
+      ? { method: 'GET' }
+      : 'body' in post
+        ? {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(post.body),
+          }
+        : { method: post.method };
     let authRetried = false;
     for (let attempt = 1; ; attempt++) {
       await this.paced(units);
@@ -353,7 +373,7 @@ export class GmailClient {
         continue;
       }
       if (!isRateLimited(failure)) this.spent += failure.status === 0 ? 0 : units;
-      if (post?.unsafe && (failure.status === 0 || failure.status >= 500)) {
+      if (post && 'unsafe' in post && post.unsafe && (failure.status === 0 || failure.status >= 500)) {
         throw new MailConnectionError(
           `Gmail ${method}: ${failure.message} (not retried: the request may have been carried out)`,
         );

@@ -561,6 +561,15 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
       return { ref: rule.id };
     },
 
+    async removeBlockRule(ref) {
+      try {
+        await client.delete(`/me/mailFolders/inbox/messageRules/${enc(ref)}`);
+      } catch (err) {
+        // Deleted by the user in Outlook's settings already.
+        if (!isGraphError(err, 404)) throw err;
+      }
+    },
+
     async close() {
       // Stateless HTTP: nothing to hang up.
     },

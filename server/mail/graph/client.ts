@@ -133,8 +133,13 @@ export class GraphClient {
     return this.request<T>('POST', target, body, options.prefer ?? [], options.unsafe ?? false);
   }
 
+  /** DELETE of a path under the Graph root (a message rule): 204 with no body. */
+  delete(target: string): Promise<void> {
+    return this.request<void>('DELETE', target, undefined, [], false);
+  }
+
   private async request<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     target: string,
     body: unknown,
     prefer: string[],

@@ -109,6 +109,8 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
 
     // IMAP has no server-side filter the product can rely on: the caller applies its own rule at every check.
     createBlockRule: async () => null,
+    // Our own rule lives in the database only; nothing to remove at the server.
+    removeBlockRule: async () => {},
 
     async fetchMessage(id) {
       const ref = parseMessageId(id);
