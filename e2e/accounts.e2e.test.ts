@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox, resetTokenFrom } from '../test/helpers/outbox.js';
 import {
   horizontalOverflow,
@@ -124,9 +124,13 @@ describe('accounts in the browser', () => {
     await page.waitForURL('**/reset-password/sent');
     await screenshot(page, 'reset-sent');
 
-    const mail = (await readOutbox(product.dataDir)).find((m) => m.to === email);
-    expect(mail, 'reset mail in the outbox').toBeDefined();
-    const token = resetTokenFrom(mail!);
+    // The mail is sent after the answer: it may land in the outbox a moment later.
+    const mail = await vi.waitFor(async () => {
+      const found = (await readOutbox(product.dataDir)).find((m) => m.to === email);
+      expect(found, 'reset mail in the outbox').toBeDefined();
+      return found!;
+    });
+    const token = resetTokenFrom(mail);
     await page.goto(`${product.url}/reset-password/confirm?token=${encodeURIComponent(token)}`);
     await page.getByText('Choose a New Password').waitFor();
     await page.getByLabel('New Password').fill('new password 1');

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../contract/validation.js';
-import { RESET_TTL_MS } from '../server/features/accounts/service.js';
+import type { Mailer, OutgoingMail } from '../server/email/mailer.js';
+import { RESET_COOLDOWN_MS, RESET_TTL_MS } from '../server/features/accounts/service.js';
 import { hashToken } from '../server/lib/crypto.js';
 import {
   Client,
@@ -230,6 +231,15 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   });
 
   describe('forgot and reset password', () => {
+    /** The reset mail is sent after the answer: waits until `count` mails to `email` are in the outbox. */
+    function mailsTo(email: string, count: number) {
+      return vi.waitFor(async () => {
+        const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email);
+        expect(mails).toHaveLength(count);
+        return mails;
+      });
+    }
+
     it('answers the same for a known and an unknown address, and mails only the known one', async () => {
       const { email } = await signedUp();
       const stranger = uniqueEmail('stranger');
@@ -238,10 +248,9 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(known.statusCode).toBe(200);
       expect(unknown.statusCode).toBe(200);
       expect(unknown.json()).toEqual(known.json());
-      const mails = await readOutbox(t.dataDir);
-      expect(mails.filter((m) => m.to === email)).toHaveLength(1);
-      expect(mails.filter((m) => m.to === stranger)).toHaveLength(0);
-      const link = mails.find((m) => m.to === email)!.text;
+      const [mail] = await mailsTo(email, 1);
+      expect((await readOutbox(t.dataDir)).filter((m) => m.to === stranger)).toHaveLength(0);
+      const link = mail!.text;
       expect(link).toContain('http://localhost:3000/reset-password/confirm?token=');
     });
 
@@ -251,11 +260,38 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(res.json()).toEqual({ message: MESSAGES.invalidEmail });
     });
 
-    async function requestReset(email: string): Promise<string> {
+    async function requestReset(email: string, count = 1): Promise<string> {
       await new Client(t.app).post('/auth/forgot-password', { email });
-      const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email);
-      return resetTokenFrom(mails.at(-1)!);
+      return resetTokenFrom((await mailsTo(email, count)).at(-1)!);
     }
+
+    it('ends every older reset link of the user when one of them is used', async () => {
+      const { email } = await signedUp();
+      const older = await requestReset(email);
+      // Past the per-address cooldown, a second link is mailed.
+      await t.db
+        .updateTable('password_resets')
+        .set((eb) => ({ created_at: eb('created_at', '-', RESET_COOLDOWN_MS + 1) }))
+        .where('token_hash', '=', hashToken(older))
+        .execute();
+      const newer = await requestReset(email, 2);
+      expect(newer).not.toBe(older);
+
+      const used = await new Client(t.app).post('/auth/reset-password', {
+        token: newer,
+        password: 'brand new password',
+      });
+      expect(used.statusCode).toBe(200);
+      const stale = await new Client(t.app).post('/auth/reset-password', {
+        token: older,
+        password: 'attacker password',
+      });
+      expect(stale.statusCode).toBe(400);
+      expect(stale.json()).toEqual({ message: MESSAGES.resetTokenInvalid });
+      expect(
+        (await new Client(t.app).post('/auth/signin', { email, password: 'brand new password' })).statusCode,
+      ).toBe(200);
+    });
 
     it('resets the password once, ends the other sessions and refuses the used token', async () => {
       const { client: oldBrowser, email, password } = await signedUp();
@@ -382,6 +418,9 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       const other = await signedUp();
       const { client, email } = await signedUp();
       await new Client(t.app).post('/auth/forgot-password', { email });
+      await vi.waitFor(async () =>
+        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email)).toHaveLength(1),
+      );
       const user = await t.db
         .selectFrom('users')
         .select('id')
@@ -436,5 +475,75 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: MESSAGES.contactIncomplete });
     });
+  });
+});
+
+describe.each(DIALECTS)('the reset mail on %s', (dialect) => {
+  async function signUp(app: TestApp): Promise<string> {
+    const email = uniqueEmail();
+    expect(
+      (await new Client(app.app).post('/auth/signup', { email, password: 'long enough' })).statusCode,
+    ).toBe(200);
+    return email;
+  }
+
+  it('is sent after the answer: a mailer that has not finished does not hold the answer back', async () => {
+    const started: OutgoingMail[] = [];
+    const sent: OutgoingMail[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Takes as long as the test wants: a mail is finished only once the gate opens.
+    const slowMailer: Mailer = {
+      target: 'a slow SMTP server',
+      async send(mail) {
+        started.push(mail);
+        await gate;
+        sent.push(mail);
+      },
+    };
+    const t = await createTestApp(dialect, {}, () => ({ mailer: slowMailer }));
+    try {
+      const email = await signUp(t);
+      const answer = await Promise.race([
+        new Client(t.app).post('/auth/forgot-password', { email }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
+      expect(answer?.statusCode).toBe(200);
+      expect(sent).toEqual([]);
+      await vi.waitFor(() => expect(started.map((m) => m.to)).toEqual([email]));
+      release();
+      await vi.waitFor(() => expect(sent.map((m) => m.to)).toEqual([email]));
+      expect(sent[0]!.text).toContain('http://localhost:3000/reset-password/confirm?token=');
+    } finally {
+      release();
+      await t.close();
+    }
+  });
+
+  it('goes out once per address within the cooldown, however often it is asked for', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const email = await signUp(t);
+      const other = await signUp(t);
+      const ask = (address: string) => new Client(t.app).post('/auth/forgot-password', { email: address });
+      // A double click, then another request once the first mail is out: still one mail.
+      const answers = await Promise.all([ask(email), ask(email)]);
+      await vi.waitFor(async () =>
+        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email)).toHaveLength(1),
+      );
+      answers.push(await ask(email.toUpperCase()));
+      answers.push(await ask(other));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      // Closing waits for the mails still being sent (the other address's proves it did).
+      await t.app.close();
+      const outbox = await readOutbox(t.dataDir);
+      expect(outbox.filter((m) => m.to === email)).toHaveLength(1);
+      expect(outbox.filter((m) => m.to === other)).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -107,20 +107,44 @@ export function createAccountsRepository(db: Db) {
         .execute();
     },
 
+    /** When the newest reset token of a user was made (used or not), if any. */
+    async latestPasswordResetAt(userId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('password_resets')
+        .select((eb) => eb.fn.max('created_at').as('at'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.at == null ? undefined : Number(row.at);
+    },
+
+    async deletePasswordReset(tokenHash: string): Promise<void> {
+      await db.deleteFrom('password_resets').where('token_hash', '=', tokenHash).execute();
+    },
+
     /**
      * Marks a reset token used and answers its user, in one statement, so two concurrent
-     * submissions of the same link cannot both succeed.
+     * submissions of the same link cannot both succeed. In the same transaction every other
+     * unused token of that user is ended too: an older link still in a mailbox opens nothing.
      */
     async consumePasswordReset(tokenHash: string, now: number): Promise<string | undefined> {
-      const row = await db
-        .updateTable('password_resets')
-        .set({ used_at: now })
-        .where('token_hash', '=', tokenHash)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning('user_id')
-        .executeTakeFirst();
-      return row?.user_id;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('password_resets')
+          .set({ used_at: now })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx
+          .updateTable('password_resets')
+          .set({ used_at: now })
+          .where('user_id', '=', row.user_id)
+          .where('used_at', 'is', null)
+          .execute();
+        return row.user_id;
+      });
     },
 
     async countMailboxes(userId: string): Promise<number> {

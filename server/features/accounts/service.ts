@@ -15,6 +15,8 @@ import type { AccountsRepository } from './repository.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 export const RESET_TTL_MS = 3600 * 1000;
+/** At most one reset mail per address in this time, however often it is asked for. */
+export const RESET_COOLDOWN_MS = 60 * 1000;
 
 // Argon2id (the library's default algorithm) with OWASP's minimum: 19 MiB, 2 passes.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -23,6 +25,11 @@ export interface NewSession {
   token: string;
   userId: string;
   redirectUrl: string;
+}
+
+/** Where a reset mail that could not be prepared or sent is reported (the request's logger). */
+export interface ResetMailLog {
+  error(details: Record<string, unknown>, message: string): void;
 }
 
 export interface AccountsDeps {
@@ -38,6 +45,41 @@ export { normalizeEmail };
 export function createAccountsService({ repo, mailer, publicUrl, now = Date.now }: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
+  // Reset mails being prepared or sent, by address: a second request while one is under way adds none.
+  const resetMails = new Map<string, Promise<void>>();
+
+  /**
+   * Looks the address up and, unless a link went to it within the cooldown (a row any instance may have
+   * written), stores a new token and mails the link. Runs after the answer, so its duration says nothing.
+   */
+  async function mailResetLink(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(email);
+    if (!user) return;
+    const at = now();
+    const last = await repo.latestPasswordResetAt(user.id);
+    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
+    const token = randomToken();
+    const tokenHash = hashToken(token);
+    await repo.insertPasswordReset({ tokenHash, userId: user.id, now: at, expiresAt: at + RESET_TTL_MS });
+    const link = `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`;
+    try {
+      await mailer.send({
+        to: user.email,
+        subject: 'Reset your Inbox Genie password',
+        text: [
+          'Someone asked to reset the password of your Inbox Genie account.',
+          '',
+          `Choose a new password here (the link works once, for one hour): ${link}`,
+          '',
+          'If it was not you, ignore this mail: your password stays as it is.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      // A link nobody received must not hold the cooldown: the user may ask again at once.
+      await repo.deletePasswordReset(tokenHash);
+      throw error;
+    }
+  }
 
   async function redirectFor(userId: string): Promise<string> {
     return (await repo.countMailboxes(userId)) > 0 ? SCREENS.subscriptions : SCREENS.connectMailbox;
@@ -111,32 +153,24 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       if (token) await repo.deleteSession(hashToken(token));
     },
 
-    /** Answers the same whether or not the address has an account; mails a one-hour, single-use link. */
-    async forgotPassword(input: { email: string }): Promise<void> {
+    /**
+     * Queues a one-hour, single-use link to the address and returns at once: known and unknown addresses
+     * take the same path before the answer. Whatever goes wrong later is logged, never answered.
+     */
+    forgotPassword(input: { email: string }, log: ResetMailLog): void {
       const error = validateEmail(input.email);
       if (error) throw badRequest(error);
-      const user = await repo.findUserByEmail(normalizeEmail(input.email));
-      if (!user) return;
-      const token = randomToken();
-      const at = now();
-      await repo.insertPasswordReset({
-        tokenHash: hashToken(token),
-        userId: user.id,
-        now: at,
-        expiresAt: at + RESET_TTL_MS,
-      });
-      const link = `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`;
-      await mailer.send({
-        to: user.email,
-        subject: 'Reset your Inbox Genie password',
-        text: [
-          'Someone asked to reset the password of your Inbox Genie account.',
-          '',
-          `Choose a new password here (the link works once, for one hour): ${link}`,
-          '',
-          'If it was not you, ignore this mail: your password stays as it is.',
-        ].join('\n'),
-      });
+      const email = normalizeEmail(input.email);
+      if (resetMails.has(email)) return;
+      const pending = mailResetLink(email)
+        .catch((err: unknown) => log.error({ err }, 'password reset mail could not be sent'))
+        .finally(() => resetMails.delete(email));
+      resetMails.set(email, pending);
+    },
+
+    /** Resolves when every reset mail under way is sent or has failed (before shutting down). */
+    async resetMailsSent(): Promise<void> {
+      await Promise.all(resetMails.values());
     },
 
     /** Sets a new password from a reset link and ends every other session of the user. */
@@ -155,6 +189,10 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
     },
 
     async deleteAccount(userId: string): Promise<void> {
+      // A reset mail under way finishes first, so it neither writes a token for a deleted user nor
+      // lands in the outbox after the account's mails were removed.
+      const user = await repo.findUserById(userId);
+      if (user) await resetMails.get(user.email);
       await repo.deleteUser(userId);
     },
 

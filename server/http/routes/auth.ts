@@ -44,8 +44,14 @@ export async function authRoutes(app: FastifyInstance, { accounts, rateLimit }: 
   });
 
   app.post(API.forgotPassword, limited, async (request) => {
-    await accounts.forgotPassword(parseBody(Forgot, request.body));
+    // The mail is sent after this answer; its failures go to this request's log.
+    accounts.forgotPassword(parseBody(Forgot, request.body), request.log);
     return { message: 'If an account exists for this address, a reset link is on its way.' };
+  });
+
+  // A reset mail still being sent at shutdown is finished first, not dropped.
+  app.addHook('onClose', async () => {
+    await accounts.resetMailsSent();
   });
 
   app.post(API.resetPassword, limited, async (request) => {
