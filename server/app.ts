@@ -197,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const scheduler = startScheduler({
       intervalMs: config.scanIntervalMs,
       due: (interval) => scans.dueMailboxes(interval),
+      interrupted: () => scans.interruptedMailboxes(),
       enqueue: requestScan,
       onError: (error) => app.log.error({ err: error }, 'scheduler tick failed'),
     });

@@ -9,9 +9,9 @@ import { HttpSession } from './helpers/http.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
 import { freePort } from './helpers/net.js';
 
-// The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan and
-// started again on the same data folder: the scan resumes from its last checkpoint and the counts
-// come out exact, nothing lost and nothing counted twice.
+// The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan, or of
+// a later check for new mail, and started again on the same data folder: the scan resumes from its
+// last checkpoint and the counts come out exact, nothing lost and nothing counted twice.
 
 const USER = 'killed@yahoo.com';
 const PASSWORD = 'app password';
@@ -22,18 +22,23 @@ const root = path.resolve(import.meta.dirname, '..');
 let dovecot: Dovecot;
 let dataDir: string;
 
-async function startServer(port: number): Promise<ChildProcess> {
+async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+  dir = dataDir,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
-      DATA_DIR: dataDir,
+      DATA_DIR: dir,
       LOG_LEVEL: 'error',
       SCAN_BATCH_SIZE: '40',
       MAIL_PROVIDER_OVERRIDES: JSON.stringify({
         yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
       }),
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -49,8 +54,8 @@ async function startServer(port: number): Promise<ChildProcess> {
   }
 }
 
-function readDb<T>(query: (db: SQLite.Database) => T): T {
-  const db = new SQLite(path.join(dataDir, 'inbox-genie.sqlite'), { readonly: true, fileMustExist: true });
+function readDb<T>(query: (db: SQLite.Database) => T, dir = dataDir): T {
+  const db = new SQLite(path.join(dir, 'inbox-genie.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return query(db);
   } finally {
@@ -146,4 +151,131 @@ describe('a scan killed with its process', () => {
       server.kill('SIGKILL');
     }
   });
+});
+
+describe('a check for new mail killed with its process', () => {
+  const user = 'checked@yahoo.com';
+  const first = 3;
+  const added = 30;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ig-kill-check-'));
+    await dovecot.addUser({ user, password: PASSWORD });
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function deliver(from: number, to: number): Promise<void> {
+    for (let s = 0; s < SENDERS; s++) {
+      for (let i = from; i < to; i++) {
+        await dovecot.deliver(
+          user,
+          'INBOX',
+          rawMessage({
+            from: `Sender ${s} <sender${s}@check.example>`,
+            subject: `Issue ${i}`,
+            date: daysAgo(60 - i),
+            listUnsubscribe: `<https://check.example/u/${s}>`,
+          }),
+          'S',
+        );
+      }
+    }
+  }
+  const mailbox = () =>
+    readDb(
+      (db) =>
+        db.prepare('select status, scan_complete, last_scanned_at from mailboxes').get() as {
+          status: string;
+          scan_complete: number;
+          last_scanned_at: number;
+        },
+      dir,
+    );
+  const counted = () =>
+    readDb(
+      (db) => (db.prepare('select coalesce(sum(message_count), 0) n from senders').get() as { n: number }).n,
+      dir,
+    );
+
+  it('is resumed at the next start even though the mailbox was checked recently', async () => {
+    const port = await freePort();
+    const http = new HttpSession(`http://127.0.0.1:${port}`);
+    await deliver(0, first);
+    let server = await startServer(port, {}, dir);
+    try {
+      expect(
+        (
+          await http.call('/auth/signup', 'POST', {
+            email: 'checker@example.com',
+            password: 'owner password',
+          })
+        ).ok,
+      ).toBe(true);
+      expect((await http.call('/auth/yahoo', 'POST', { email: user, appPassword: PASSWORD })).ok).toBe(true);
+      const scanned = () => mailbox().status === 'active' && mailbox().scan_complete === 1;
+      for (let deadline = Date.now() + 30_000; !scanned(); ) {
+        if (Date.now() > deadline) throw new Error('the first scan did not finish');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(counted()).toBe(SENDERS * first);
+      server.kill('SIGKILL');
+      await new Promise((r) => server.once('exit', r));
+
+      // New mail arrives; a short interval makes the scheduler start the check at once, and the
+      // process is killed while the check is committing batches.
+      await deliver(first, first + added);
+      const total = SENDERS * (first + added);
+      server = await startServer(port, { SCAN_INTERVAL: '1s' }, dir);
+      for (;;) {
+        const n = counted();
+        if (n === total)
+          throw new Error('the check finished before it could be killed; lower SCAN_BATCH_SIZE');
+        if (n > SENDERS * first) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      server.kill('SIGKILL');
+      await new Promise((r) => server.once('exit', r));
+      const killed = mailbox();
+      expect(killed.status).toBe('scanning');
+      expect(counted()).toBeLessThan(total);
+
+      // Started again with the daily interval: the last check is recent, so only the start-up
+      // resume can finish the interrupted one.
+      server = await startServer(port, { SCAN_INTERVAL: '24h' }, dir);
+      for (let deadline = Date.now() + 30_000; mailbox().status === 'scanning'; ) {
+        if (Date.now() > deadline) throw new Error('the interrupted check was not resumed after the restart');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(mailbox().status).toBe('active');
+      expect(mailbox().last_scanned_at).toBeGreaterThan(killed.last_scanned_at);
+      const counts = readDb(
+        (db) =>
+          db.prepare('select address, message_count from senders order by address').all() as Array<{
+            address: string;
+            message_count: number;
+          }>,
+        dir,
+      );
+      expect(counts).toHaveLength(SENDERS);
+      for (const row of counts) expect(row.message_count).toBe(first + added);
+      const refs = readDb(
+        (db) =>
+          db.prepare('select count(*) n, count(distinct provider_id) d from messages').get() as {
+            n: number;
+            d: number;
+          },
+        dir,
+      );
+      expect(refs).toEqual({ n: total, d: total });
+      // What the screens see: the account list no longer shows the mailbox as scanning.
+      const accounts = (await (await http.call('/get-email-accounts')).json()) as {
+        data: Array<{ status: string }>;
+      };
+      expect(accounts.data.map((a) => a.status)).toEqual(['active']);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 120_000);
 });

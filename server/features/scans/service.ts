@@ -136,6 +136,19 @@ export function createScansService({
         .execute();
       return rows.map((r) => r.id);
     },
+
+    /**
+     * Mailboxes left mid-scan or mid-check (status 'scanning') by a process that stopped without
+     * finishing, whenever they were last checked: a check killed the day after the first scan would
+     * otherwise wait a whole SCAN_INTERVAL, the mailbox showing "scanning" all along. Enqueuing one that
+     * a live instance is scanning right now is harmless: jobs are keyed by mailbox (one runs at a time,
+     * in process and in pg-boss's stately queue), so it only gets one more check after the running one,
+     * and nothing of the row is touched here.
+     */
+    async interruptedMailboxes(): Promise<string[]> {
+      const rows = await db.selectFrom('mailboxes').select('id').where('status', '=', 'scanning').execute();
+      return rows.map((r) => r.id);
+    },
   };
 }
 
