@@ -234,7 +234,8 @@ async function registerWebApp(app: FastifyInstance, webRoot: string | null): Pro
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => pathname.startsWith(p));
-    if (root && request.method === 'GET' && !isApi) {
+    // HEAD too: Fastify adds HEAD only to routes, and this fallback is what serves / and client routes.
+    if (root && (request.method === 'GET' || request.method === 'HEAD') && !isApi) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
     }
     return reply.status(404).send({ message: `Not found: ${request.method} ${pathname}` });

@@ -52,4 +52,15 @@ export function registerSessions(
   app.decorateReply('endSession', function (this: FastifyReply) {
     return this.clearCookie(SESSION_COOKIE, cookieOptions);
   });
+  // No cache, shared or the browser's own (back/forward, disk), keeps what a session produced: every
+  // JSON answer (user data, session status, CSRF tokens, refusals) and any answer of a route that looked
+  // at the session. Routes that chose their own Cache-Control keep it; static files are untouched.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (type.startsWith('application/json') || cache.has(request))
+        reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
 }
