@@ -66,6 +66,8 @@ export interface Subscription {
   unsubscribeMethod?: UnsubscribeMethod | null;
   /** Mail still arrived more than 2 days after the unsubscribe: offer Block. */
   stillSending?: boolean;
+  /** Answer of POST /keep-subscription: the sender had been blocked and the block was lifted. */
+  blockLifted?: boolean;
 }
 
 export type MailboxProvider = 'gmail' | 'outlook' | 'yahoo' | 'icloud' | 'aol' | 'protonmail' | 'imap';
@@ -127,6 +129,25 @@ export interface PublicConfig {
 
 /** How an unsubscribe was carried out (issue 4): RFC 8058 POST, a mail from the user's mailbox, the sender's page, or a block. */
 export type UnsubscribeMethod = 'one-click' | 'mailto' | 'manual' | 'block';
+
+/**
+ * POST /unsubscribe and POST /block-subscription. `confirmBlock`: the user agreed, after a 409
+ * `{message, confirmBlock: true, unlistedMessages, messages}`, that a block also trashes the sender's mail
+ * that carries no list headers. POST /unsubscribe answers 502 `{message, offerBlock: true}` when the
+ * unsubscribe email could not be sent and nothing else can be tried: the screen offers Block.
+ */
+export interface BlockingBody {
+  subscriptionId: string;
+  confirmBlock?: boolean;
+}
+
+/** 409 of a block that would trash mail without list headers: ask the user, then repeat with confirmBlock. */
+export interface ConfirmBlockError {
+  message: string;
+  confirmBlock: true;
+  unlistedMessages: number;
+  messages: number;
+}
 
 /** POST /unsubscribe {subscriptionId} (SPEC §3 "Unsubscribe result", GUIDE §5). */
 export interface UnsubscribeResult {

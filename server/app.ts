@@ -99,6 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
+    log: app.log,
+  });
+  // Unsubscribe runs a stopped process left mid-way are settled, never sent again (on SQLite this
+  // process is the only one, so every unfinished run is abandoned; on PostgreSQL those past their lease).
+  app.addHook('onReady', async () => {
+    const settled = await unsubscribe.reconcileAbandoned({ all: !config.databaseUrl });
+    if (settled > 0) app.log.warn({ settled }, 'settled unsubscribe runs left by a stopped process');
   });
   const livePool = config.databaseUrl ? await openLivePool(config.databaseUrl) : null;
   const live = attachLive(

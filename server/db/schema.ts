@@ -125,8 +125,10 @@ export interface UnsubscribeFlightsTable {
   sender_id: string;
   user_id: string;
   started_at: number;
-  /** Renewed while the run is alive; past it, the run's process is taken to be dead. */
+  /** Renewed while the run is alive; past it, the run's process is taken to be dead. 0: finished. */
   lease_until: number;
+  /** The finished run's answer (JSON), for callers that waited on it from another instance. */
+  answer: string | null;
 }
 
 export interface BlockRulesTable {

@@ -17,11 +17,17 @@ export interface SmtpPeer {
   received: ReceivedMail[];
   /** Failed AUTH attempts, by user name. */
   authFailures: string[];
+  /**
+   * What the peer answers once a message's data has arrived: accept it (250), refuse it (554, nothing
+   * recorded), or record it and never answer (a provider that hangs after taking the mail).
+   */
+  mode: 'accept' | 'refuse' | 'hang';
   stop(): Promise<void>;
 }
 
 export async function startSmtpPeer(account: { user: string; password: string }): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
+  const hanging: Array<() => void> = [];
   const authFailures: string[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -44,6 +50,10 @@ export async function startSmtpPeer(account: { user: string; password: string })
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        if (peer.mode === 'refuse') {
+          callback(Object.assign(new Error('Message refused by policy'), { responseCode: 554 }));
+          return;
+        }
         const from = session.envelope.mailFrom;
         received.push({
           user: typeof session.user === 'string' ? session.user : undefined,
@@ -51,7 +61,8 @@ export async function startSmtpPeer(account: { user: string; password: string })
           rcptTo: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback(null, 'Message queued as igtest');
+        if (peer.mode === 'hang') hanging.push(() => callback(null, 'Message queued late'));
+        else callback(null, 'Message queued as igtest');
       });
     },
   });
@@ -61,11 +72,16 @@ export async function startSmtpPeer(account: { user: string; password: string })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.server.address();
   if (!address || typeof address === 'string') throw new Error('SMTP peer did not bind a TCP port');
-  return {
+  const peer: SmtpPeer = {
     host: '127.0.0.1',
     port: address.port,
     received,
     authFailures,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    mode: 'accept',
+    stop: () => {
+      for (const answer of hanging.splice(0)) answer();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+  return peer;
 }

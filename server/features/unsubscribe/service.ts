@@ -1,20 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
-import { MailAuthError, type MailProvider } from '../../mail/provider.js';
+import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
 import { reauthUrl } from '../mailboxes/service.js';
-import { parseMailto } from '../scans/list-unsubscribe.js';
+import { type MailtoRequest, parseMailto } from '../scans/mailto.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { oneClickUnsubscribe } from './one-click.js';
+import { createUnsubscribeRepository, type FlightAnswer } from './repository.js';
 
 // The unsubscribe engine (GUIDE §6): RFC 8058 one-click → a mailto request sent from the user's own
 // mailbox → the sender's page, opened by the user → a block (provider rule or our own, and the
-// existing mail moved to trash). Every attempt is stored as a receipt. A sender already handled is
-// answered from its receipts, and concurrent calls for one sender share one run, so a double click
-// or a retry never sends twice.
+// existing mail moved to trash). Safety rules (docs/decisions.md "mailto and block safety"):
+// - a mailto goes to exactly one address with a short fixed request (scans/mailto.ts);
+// - nothing is trashed unless the user chose it: a mailto that cannot be sent answers 502 and offers
+//   Block; a block that would trash mail without list headers asks first (409);
+// - one run per sender across every instance (a flight row with a lease), and a receipt is written
+//   before the sender is contacted, so a crash between request and answer never sends twice.
 
 export interface UnsubscribeDeps {
   db: Db;
@@ -22,7 +25,26 @@ export interface UnsubscribeDeps {
   subscriptions: SubscriptionsService;
   allowedHosts: ReadonlySet<string>;
   oneClickTimeoutMs?: number;
+  /** How long a run holds its sender without renewing (renewed every third of it while alive). */
+  flightLeaseMs?: number;
+  /** How often a caller waiting on another instance's run looks for its answer. */
+  flightPollMs?: number;
   now?: () => number;
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+export const MESSAGES = {
+  mailtoFailed:
+    'The unsubscribe email could not be sent. Please try again, or block the sender to move its mail to the trash.',
+  mailtoUnavailable:
+    'Inbox Genie cannot send email from this mailbox, so the unsubscribe email was not sent. You can block the sender instead.',
+  reauth: 'Please sign in to your mailbox again.',
+} as const;
+
+/** Why a block must be confirmed: mail from the sender that carries no list headers would be trashed too. */
+export function unlistedBlockMessage(address: string, unlisted: number, total: number): string {
+  const some = unlisted === 1 ? '1 message' : `${unlisted} of the ${total} messages`;
+  return `${some} from ${address} ${unlisted === 1 ? 'carries' : 'carry'} no newsletter headers and may be personal mail. Blocking moves ${unlisted === 1 ? 'it' : 'them'} to the trash too, and future mail from this address goes to the trash.`;
 }
 
 const parseList = (json: string): string[] => JSON.parse(json) as string[];
@@ -39,66 +61,25 @@ export function isStillSending(lastMessageAt: number | null, unsubscribedAt: num
   );
 }
 
+export interface BlockOptions {
+  /** The user saw how many messages without list headers the block trashes, and agreed. */
+  confirmBlock?: boolean;
+}
+
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
-  const { db, providers, subscriptions, allowedHosts, now = Date.now } = deps;
-  const running = new Map<string, Promise<UnsubscribeResult>>();
+  const { db, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
+  const leaseMs = deps.flightLeaseMs ?? 30_000;
+  const pollMs = deps.flightPollMs ?? 100;
+  const repo = createUnsubscribeRepository(db);
+  /** Runs of this process by sender: a double click shares one promise before touching the database. */
+  const running = new Map<string, Promise<unknown>>();
 
   async function load(userId: string, senderId: string) {
-    const row = await db
-      .selectFrom('senders')
-      .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
-      .select([
-        'senders.id',
-        'senders.address',
-        'senders.category',
-        'senders.one_click',
-        'senders.unsubscribe_http',
-        'senders.unsubscribe_mailto',
-        'mailboxes.id as mailbox_id',
-        'mailboxes.provider',
-        'mailboxes.email',
-        'mailboxes.secret',
-        'mailboxes.imap_host',
-        'mailboxes.imap_port',
-        'mailboxes.imap_secure',
-        'mailboxes.status',
-      ])
-      .where('senders.id', '=', senderId)
-      .where('senders.user_id', '=', userId)
-      .where('senders.is_subscription', '=', 1)
-      .executeTakeFirst();
+    const row = await repo.sender(userId, senderId);
     if (!row) throw notFound('Subscription not found.');
     return row;
   }
   type Row = Awaited<ReturnType<typeof load>>;
-
-  async function receipt(
-    userId: string,
-    senderId: string,
-    r: { method: UnsubscribeMethod; target: string; ok: boolean; detail: string },
-  ) {
-    await db
-      .insertInto('unsubscribe_receipts')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        sender_id: senderId,
-        method: r.method,
-        target: r.target,
-        ok: r.ok ? 1 : 0,
-        detail: r.detail.slice(0, 1000),
-        created_at: now(),
-      })
-      .execute();
-  }
-
-  async function markUnsubscribed(senderId: string): Promise<void> {
-    await db
-      .updateTable('senders')
-      .set({ category: 'unsubscribed', updated_at: now(), unsubscribed_at: now(), still_sending: 0 })
-      .where('id', '=', senderId)
-      .execute();
-  }
 
   const result = (
     row: Row,
@@ -114,167 +95,326 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     ...extra,
   });
 
+  const manual = (row: Row, http: string[]) =>
+    result(row, 'manual', { manualUnsubscribe: true, unsubscribeOptions: http });
+
   /** The answer for a sender already unsubscribed: what its last successful attempt did. */
   async function previous(row: Row): Promise<UnsubscribeResult | null> {
     if (row.category !== 'unsubscribed') return null;
-    const last = await db
-      .selectFrom('unsubscribe_receipts')
-      .select('method')
-      .where('sender_id', '=', row.id)
-      .where('ok', '=', 1)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    const method = (last?.method ?? 'manual') as UnsubscribeMethod;
+    const method = ((await repo.lastSuccess(row.id)) ?? 'manual') as UnsubscribeMethod;
     return method === 'block'
       ? result(row, method, { blockedAndTrashed: true })
       : result(row, method, { oneClickUnsubscribeSuccess: true });
   }
 
-  async function needsReauth(row: Row): Promise<UnsubscribeResult> {
-    await db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', row.mailbox_id).execute();
-    return result(row, 'mailto', { authUrl: reauthUrl(row) });
+  async function needsReauth(row: Row, method: UnsubscribeMethod): Promise<UnsubscribeResult> {
+    await repo.markMailboxReauth(row.mailbox_id);
+    return result(row, method, { authUrl: reauthUrl(row) });
   }
 
-  /** Step 4: a rule sending future mail to trash (the provider's, or ours at every check), existing mail moved there. */
-  async function blockWith(userId: string, row: Row, provider: MailProvider): Promise<UnsubscribeResult> {
-    try {
-      const rule = await provider.createBlockRule(row.address);
-      const moved = await provider.moveToTrash({ from: row.address });
-      await db
-        .insertInto('block_rules')
-        .values({
-          mailbox_id: row.mailbox_id,
-          address: row.address,
-          provider_ref: rule?.ref ?? null,
-          created_at: now(),
-        })
-        .onConflict((oc) => oc.columns(['mailbox_id', 'address']).doNothing())
-        .execute();
-      await receipt(userId, row.id, {
-        method: 'block',
-        target: row.address,
-        ok: true,
-        detail: `${moved.moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
-      });
-      await markUnsubscribed(row.id);
-      return result(row, 'block', { blockedAndTrashed: true });
-    } catch (error) {
-      if (error instanceof MailAuthError) return needsReauth(row);
-      await receipt(userId, row.id, {
-        method: 'block',
-        target: row.address,
-        ok: false,
-        detail: (error as Error).message,
-      });
-      throw error;
+  // ---- one run per sender -------------------------------------------------------------------------------
+
+  function single<T>(userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
+    const key = `${userId}:${senderId}`;
+    const pending = running.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const started = inFlight(userId, senderId, task).finally(() => running.delete(key));
+    running.set(key, started);
+    return started;
+  }
+
+  /** Runs `task` holding the sender's flight, or answers what the run holding it answered. */
+  async function inFlight<T>(userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const claim = await repo.claimFlight(senderId, userId, now(), leaseMs);
+      if (claim.claimed) return runHolding(senderId, claim.startedAt, task);
+      const waited = await waitForAnswer(senderId, claim.startedAt);
+      if (waited.kind === 'answer') return replay<T>(waited.answer);
+      // The run we waited on died without an answer (its lease ran out): settle what it left, try again.
+      if (waited.kind === 'abandoned') await reconcile(senderId, claim.startedAt);
     }
   }
 
-  /** Block only (the Block button of a sender still sending, and the automatic block). */
-  async function blockOnly(userId: string, row: Row): Promise<UnsubscribeResult> {
-    if (row.status === 'reauth') return result(row, 'block', { authUrl: reauthUrl(row) });
+  async function runHolding<T>(senderId: string, startedAt: number, task: () => Promise<T>): Promise<T> {
+    const renew = setInterval(
+      () => {
+        repo.renewFlight(senderId, startedAt, now() + leaseMs).catch((error: unknown) => {
+          log?.warn({ senderId, err: String(error) }, 'could not renew the unsubscribe lease');
+        });
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    renew.unref();
+    let answer: FlightAnswer = { ok: false, status: 500, message: 'The run failed.', body: {} };
+    try {
+      const value = await task();
+      answer = { ok: true, value };
+      return value;
+    } catch (error) {
+      if (error instanceof HttpError) {
+        answer = { ok: false, status: error.statusCode, message: error.message, body: error.body };
+      }
+      throw error;
+    } finally {
+      clearInterval(renew);
+      await repo.finishFlight(senderId, startedAt, answer);
+    }
+  }
+
+  async function waitForAnswer(
+    senderId: string,
+    startedAt: number,
+  ): Promise<
+    | { kind: 'answer'; answer: Exclude<FlightAnswer, { retry: true }> }
+    | { kind: 'abandoned' }
+    | { kind: 'changed' }
+  > {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, pollMs));
+      const flight = await repo.flight(senderId);
+      if (!flight || flight.started_at !== startedAt) return { kind: 'changed' };
+      if (flight.lease_until === 0 && flight.answer) {
+        const answer = JSON.parse(flight.answer) as FlightAnswer;
+        return 'retry' in answer ? { kind: 'changed' } : { kind: 'answer', answer };
+      }
+      if (flight.lease_until !== 0 && flight.lease_until < now()) return { kind: 'abandoned' };
+    }
+  }
+
+  function replay<T>(answer: Exclude<FlightAnswer, { retry: true }>): T {
+    if (answer.ok) return answer.value as T;
+    throw new HttpError(answer.status, answer.message, answer.body);
+  }
+
+  /**
+   * A run whose process died: a request that was started (one-click POST, mailto) may have reached the
+   * sender, so it is recorded as made and never repeated — the verification flags the sender if its mail
+   * keeps coming. A block or unblock cut short is recorded as failed; both are safe to run again.
+   */
+  async function reconcile(senderId: string, startedAt: number): Promise<void> {
+    let reached = false;
+    for (const r of await repo.pendingReceipts(senderId)) {
+      const sent = r.method === 'one-click' || r.method === 'mailto';
+      reached ||= sent;
+      await repo.settle(
+        r.id,
+        sent,
+        sent
+          ? 'Interrupted after the request was started; it may have reached the sender, so it was not repeated.'
+          : 'Interrupted before it finished; nothing is assumed done.',
+      );
+    }
+    if (reached) await repo.markUnsubscribed(senderId, now());
+    // Callers start over: the sender now answers from its receipts, or runs again where nothing went out.
+    await repo.finishFlight(senderId, startedAt, { retry: true });
+  }
+
+  // ---- the steps ----------------------------------------------------------------------------------------
+
+  /** Step 1, RFC 8058: only when the sender asked for it and an https URI exists. */
+  async function oneClick(userId: string, row: Row, uri: string): Promise<boolean> {
+    const receipt = await repo.startReceipt(userId, row.id, { method: 'one-click', target: uri }, now());
+    const r = await oneClickUnsubscribe(uri, { allowedHosts, timeoutMs: deps.oneClickTimeoutMs });
+    await repo.settle(receipt, r.ok, r.ok ? `HTTP ${r.httpStatus}` : (r.error ?? `HTTP ${r.httpStatus}`));
+    if (r.ok) await repo.markUnsubscribed(row.id, now());
+    return r.ok;
+  }
+
+  /** Step 2: one request mailed from the user's own mailbox; `failed` carries the message for the user. */
+  async function mailto(
+    userId: string,
+    row: Row,
+    uri: string,
+    request: MailtoRequest,
+  ): Promise<{ done: UnsubscribeResult } | { failed: string }> {
     const provider = providers(row);
     try {
-      return await blockWith(userId, row, provider);
+      const receipt = await repo.startReceipt(
+        userId,
+        row.id,
+        { method: 'mailto', target: uri, recipient: request.to },
+        now(),
+      );
+      try {
+        const sent = await provider.send({ to: request.to, subject: request.subject, text: request.body });
+        await repo.settle(receipt, sent.accepted, sent.response);
+        if (!sent.accepted) return { failed: MESSAGES.mailtoFailed };
+        await repo.markUnsubscribed(row.id, now());
+        return { done: result(row, 'mailto', { oneClickUnsubscribeSuccess: true }) };
+      } catch (error) {
+        await repo.settle(receipt, false, (error as Error).message);
+        if (error instanceof MailAuthError) return { done: await needsReauth(row, 'mailto') };
+        log?.warn({ senderId: row.id, err: (error as Error).message }, 'unsubscribe mail not sent');
+        if (error instanceof MailSendUnavailableError) return { failed: MESSAGES.mailtoUnavailable };
+        return { failed: MESSAGES.mailtoFailed };
+      }
     } finally {
       await provider.close();
     }
   }
 
-  async function run(userId: string, row: Row): Promise<UnsubscribeResult> {
+  /**
+   * Step 4 and the Block button: a rule sending future mail to trash (the provider's, or ours at every
+   * check) and the existing mail moved there. Asks first (409) when some of the sender's mail carries no
+   * list headers, since that mail would be trashed too.
+   */
+  async function block(userId: string, row: Row, options: BlockOptions): Promise<UnsubscribeResult> {
+    const total = Number(row.message_count);
+    const unlisted = Math.max(0, total - Number(row.list_message_count));
+    if (unlisted > 0 && !options.confirmBlock) {
+      throw new HttpError(409, unlistedBlockMessage(row.address, unlisted, total), {
+        confirmBlock: true,
+        unlistedMessages: unlisted,
+        messages: total,
+      });
+    }
+    if (row.status === 'reauth') return result(row, 'block', { authUrl: reauthUrl(row) });
+    const provider: MailProvider = providers(row);
+    try {
+      const receipt = await repo.startReceipt(
+        userId,
+        row.id,
+        { method: 'block', target: row.address },
+        now(),
+      );
+      try {
+        const rule = await provider.createBlockRule(row.address);
+        // Recorded before the move, so Keep can lift the rule even if moving the mail fails.
+        await repo.addBlockRule(row.mailbox_id, row.address, rule?.ref ?? null, now());
+        const moved = await provider.moveToTrash({ from: row.address });
+        await repo.settle(
+          receipt,
+          true,
+          `${moved.moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
+        );
+        await repo.markUnsubscribed(row.id, now());
+        return result(row, 'block', { blockedAndTrashed: true });
+      } catch (error) {
+        await repo.settle(receipt, false, (error as Error).message);
+        if (error instanceof MailAuthError) return needsReauth(row, 'block');
+        throw error;
+      }
+    } finally {
+      await provider.close();
+    }
+  }
+
+  async function run(userId: string, row: Row, options: BlockOptions): Promise<UnsubscribeResult> {
     const done = await previous(row);
     if (done) return done;
     if (row.status === 'reauth') return result(row, 'mailto', { authUrl: reauthUrl(row) });
     const http = parseList(row.unsubscribe_http);
-    const mailto = parseList(row.unsubscribe_mailto);
 
-    // 1. RFC 8058: only when the sender asked for it and an https URI exists.
     const https = http.find((u) => /^https:/i.test(u));
-    if (row.one_click === 1 && https) {
-      const r = await oneClickUnsubscribe(https, { allowedHosts, timeoutMs: deps.oneClickTimeoutMs });
-      await receipt(userId, row.id, {
-        method: 'one-click',
-        target: https,
-        ok: r.ok,
-        detail: r.ok ? `HTTP ${r.httpStatus}` : (r.error ?? `HTTP ${r.httpStatus}`),
-      });
-      if (r.ok) {
-        await markUnsubscribed(row.id);
-        return result(row, 'one-click', { oneClickUnsubscribeSuccess: true });
-      }
+    if (row.one_click === 1 && https && (await oneClick(userId, row, https))) {
+      return result(row, 'one-click', { oneClickUnsubscribeSuccess: true });
     }
 
-    let provider: MailProvider | null = null;
-    try {
-      // 2. A request mailed from the user's own mailbox, as the URI asks.
-      if (mailto[0]) {
-        const target = parseMailto(mailto[0]);
-        provider = providers(row);
-        try {
-          const sent = await provider.send({
-            to: target.to,
-            subject: target.subject,
-            text: target.body || 'unsubscribe',
-          });
-          await receipt(userId, row.id, {
-            method: 'mailto',
-            target: mailto[0],
-            ok: sent.accepted,
-            detail: sent.response,
-          });
-          if (sent.accepted) {
-            await markUnsubscribed(row.id);
-            return result(row, 'mailto', { oneClickUnsubscribeSuccess: true });
-          }
-        } catch (error) {
-          if (error instanceof MailAuthError) return needsReauth(row);
-          await receipt(userId, row.id, {
-            method: 'mailto',
-            target: mailto[0],
-            ok: false,
-            detail: (error as Error).message,
-          });
-        }
-      }
-
-      // 3. Only web pages left: the user opens one; the server never requests them.
-      if (http.length > 0)
-        return result(row, 'manual', { manualUnsubscribe: true, unsubscribeOptions: http });
-
-      // 4. No link at all: future mail to trash, existing mail moved there.
-      provider ??= providers(row);
-      return await blockWith(userId, row, provider);
-    } finally {
-      await provider?.close();
+    // The first mailto that is safe to send (links stored by older versions are checked again here).
+    for (const uri of parseList(row.unsubscribe_mailto)) {
+      const parsed = parseMailto(uri);
+      if (!parsed.ok) continue;
+      const sent = await mailto(userId, row, uri, parsed.request);
+      if ('done' in sent) return sent.done;
+      // Not sent: the sender's pages are still a way out; with none, the user decides (never a silent block).
+      if (http.length > 0) return manual(row, http);
+      throw new HttpError(502, sent.failed, { offerBlock: true });
     }
+
+    // Step 3: only web pages left; the user opens one, the server never requests them.
+    if (http.length > 0) return manual(row, http);
+    // Step 4: no usable link at all.
+    return block(userId, row, options);
   }
 
-  const once = (userId: string, senderId: string, task: () => Promise<UnsubscribeResult>) => {
-    const key = `${userId}:${senderId}`;
-    const pending = running.get(key);
-    if (pending) return pending;
-    const started = task().finally(() => running.delete(key));
-    running.set(key, started);
-    return started;
-  };
+  /** The block answer as the Block button's call returns it: the updated subscription. */
+  async function blockAnswer(
+    userId: string,
+    senderId: string,
+    answer: UnsubscribeResult,
+  ): Promise<Subscription> {
+    if (answer.authUrl) throw new HttpError(401, MESSAGES.reauth, { redirectUrl: answer.authUrl });
+    const [item] = await subscriptions.byIds(userId, [senderId]);
+    if (!item) throw notFound('Subscription not found.');
+    return item;
+  }
 
   return {
+    /** POST /unsubscribe. */
+    async unsubscribe(
+      userId: string,
+      senderId: string,
+      options: BlockOptions = {},
+    ): Promise<UnsubscribeResult> {
+      return single(userId, senderId, async () => run(userId, await load(userId, senderId), options));
+    },
+
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
-    async block(userId: string, senderId: string): Promise<Subscription> {
-      const answer = await once(userId, senderId, async () =>
-        blockOnly(userId, await load(userId, senderId)),
-      );
-      if (answer.authUrl) {
-        throw new HttpError(401, 'Please sign in to your mailbox again.', { redirectUrl: answer.authUrl });
-      }
-      const [item] = await subscriptions.byIds(userId, [senderId]);
-      if (!item) throw notFound('Subscription not found.');
-      return item;
+    async block(userId: string, senderId: string, options: BlockOptions = {}): Promise<Subscription> {
+      const answer = await single(userId, senderId, async () => {
+        const row = await load(userId, senderId);
+        const rule = await repo.blockRule(row.mailbox_id, row.address);
+        // Already blocked (a double click, or a retry after success): nothing to do again.
+        if (rule && row.category === 'unsubscribed') return result(row, 'block', { blockedAndTrashed: true });
+        return block(userId, row, options);
+      });
+      return blockAnswer(userId, senderId, answer);
+    },
+
+    /**
+     * POST /keep-subscription: the sender moves to Kept, and a block on it is lifted (the provider's rule
+     * deleted, or our own rule dropped), with a receipt saying so.
+     */
+    async keep(userId: string, senderId: string): Promise<Subscription> {
+      return single(userId, senderId, async () => {
+        const row = await load(userId, senderId);
+        const rule = await repo.blockRule(row.mailbox_id, row.address);
+        if (rule?.provider_ref) {
+          if (row.status === 'reauth')
+            throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
+          const provider = providers(row);
+          const receipt = await repo.startReceipt(
+            userId,
+            row.id,
+            { method: 'unblock', target: row.address },
+            now(),
+          );
+          try {
+            await provider.removeBlockRule(rule.provider_ref);
+            await repo.settle(receipt, true, `block lifted: provider rule ${rule.provider_ref} removed`);
+          } catch (error) {
+            await repo.settle(receipt, false, (error as Error).message);
+            if (error instanceof MailAuthError) {
+              await repo.markMailboxReauth(row.mailbox_id);
+              throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
+            }
+            throw error;
+          } finally {
+            await provider.close();
+          }
+        } else if (rule) {
+          await repo.receipt(
+            userId,
+            row.id,
+            {
+              method: 'unblock',
+              target: row.address,
+              ok: true,
+              detail: 'block lifted: its mail is no longer moved to the trash at each check',
+            },
+            now(),
+          );
+        }
+        if (rule) await repo.removeBlockRule(row.mailbox_id, row.address);
+        const item = await subscriptions.setCategory(userId, senderId, 'kept');
+        return rule ? { ...item, blockLifted: true } : item;
+      });
     },
 
     /**
      * After a check of a mailbox: marks unsubscribed senders whose mail still arrived after the
-     * grace period, and blocks them when the user asked for it (blocked senders are left alone).
+     * grace period, and blocks them when the user asked for it (blocked senders are left alone, and
+     * so are senders some of whose mail has no list headers: blocking those needs the user's yes).
      */
     async verify(userId: string, mailboxId: string): Promise<void> {
       await db
@@ -308,28 +448,40 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         .where('mailbox_id', '=', mailboxId)
         .where('category', '=', 'unsubscribed')
         .where('still_sending', '=', 1)
+        .whereRef('list_message_count', '>=', 'message_count')
         .execute();
       for (const { id } of senders) {
-        await once(userId, id, async () => blockOnly(userId, await load(userId, id)));
+        await single(userId, id, async () => block(userId, await load(userId, id), {}));
       }
-    },
-
-    async unsubscribe(userId: string, senderId: string): Promise<UnsubscribeResult> {
-      return once(userId, senderId, async () => run(userId, await load(userId, senderId)));
     },
 
     /** The user confirms they unsubscribed on the sender's page (POST /manual-unsubscribe). */
     async confirmManual(userId: string, senderId: string): Promise<Subscription> {
       const row = await load(userId, senderId);
       if (row.category !== 'unsubscribed') {
-        await receipt(userId, row.id, {
-          method: 'manual',
-          target: parseList(row.unsubscribe_http)[0] ?? row.address,
-          ok: true,
-          detail: 'confirmed by the user',
-        });
+        await repo.receipt(
+          userId,
+          row.id,
+          {
+            method: 'manual',
+            target: parseList(row.unsubscribe_http)[0] ?? row.address,
+            ok: true,
+            detail: 'confirmed by the user',
+          },
+          now(),
+        );
       }
       return subscriptions.setCategory(userId, senderId, 'unsubscribed');
+    },
+
+    /**
+     * At start: settles the runs a stopped process left behind. `all`: every unfinished run is abandoned
+     * (SQLite: this process is the only one); otherwise only those whose lease ran out.
+     */
+    async reconcileAbandoned(options: { all: boolean }): Promise<number> {
+      const flights = await repo.abandonedFlights(now(), options.all);
+      for (const f of flights) await reconcile(f.sender_id, f.started_at);
+      return flights.length;
     },
   };
 }

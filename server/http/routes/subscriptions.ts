@@ -14,6 +14,16 @@ const SubscriptionRef = z
   .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
   .transform((b) => (b.subscriptionId ?? b.messageId)!);
 
+/** Unsubscribe and Block: `confirmBlock` once the user agreed to trash mail without list headers too. */
+const BlockingRef = z
+  .object({
+    subscriptionId: z.string().min(1).optional(),
+    messageId: z.string().min(1).optional(),
+    confirmBlock: z.boolean().optional(),
+  })
+  .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
+  .transform((b) => ({ id: (b.subscriptionId ?? b.messageId)!, confirmBlock: b.confirmBlock === true }));
+
 export interface SubscriptionRouteOptions {
   mailboxes: MailboxesService;
   subscriptions: SubscriptionsService;
@@ -39,12 +49,13 @@ export async function subscriptionRoutes(
 
   app.post(API.keepSubscription, async (request) => {
     const user = await request.requireUser();
-    return subscriptions.setCategory(user.userId, parseBody(SubscriptionRef, request.body), 'kept');
+    return unsubscribe.keep(user.userId, parseBody(SubscriptionRef, request.body));
   });
 
   app.post(API.unsubscribe, async (request) => {
     const user = await request.requireUser();
-    return unsubscribe.unsubscribe(user.userId, parseBody(SubscriptionRef, request.body));
+    const { id, confirmBlock } = parseBody(BlockingRef, request.body);
+    return unsubscribe.unsubscribe(user.userId, id, { confirmBlock });
   });
 
   app.post(API.manualUnsubscribe, async (request) => {
@@ -54,7 +65,8 @@ export async function subscriptionRoutes(
 
   app.post(API.blockSubscription, async (request) => {
     const user = await request.requireUser();
-    return unsubscribe.block(user.userId, parseBody(SubscriptionRef, request.body));
+    const { id, confirmBlock } = parseBody(BlockingRef, request.body);
+    return unsubscribe.block(user.userId, id, { confirmBlock });
   });
 
   app.get<{ Params: { id: string } }>('/get-subscriptions/:id', async (request) => {

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.js';
+
+// The SQL of the unsubscribe engine: the sender and its mailbox, receipts (written pending before a
+// sender or a mailbox is contacted, settled after), the one in-flight run per sender, block rules.
+
+export type ReceiptMethod = 'one-click' | 'mailto' | 'manual' | 'block' | 'unblock';
+
+/**
+ * What a finished run answered, kept on its flight row for callers that waited on it (any instance);
+ * `retry`: the run was reconciled after its process died, so waiters start over.
+ */
+export type FlightAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; status: number; message: string; body: Record<string, unknown> }
+  | { retry: true };
+
+export function createUnsubscribeRepository(db: Db) {
+  return {
+    async sender(userId: string, senderId: string) {
+      return db
+        .selectFrom('senders')
+        .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
+        .select([
+          'senders.id',
+          'senders.address',
+          'senders.category',
+          'senders.one_click',
+          'senders.unsubscribe_http',
+          'senders.unsubscribe_mailto',
+          'senders.message_count',
+          'senders.list_message_count',
+          'mailboxes.id as mailbox_id',
+          'mailboxes.provider',
+          'mailboxes.email',
+          'mailboxes.secret',
+          'mailboxes.imap_host',
+          'mailboxes.imap_port',
+          'mailboxes.imap_secure',
+          'mailboxes.status',
+        ])
+        .where('senders.id', '=', senderId)
+        .where('senders.user_id', '=', userId)
+        .where('senders.is_subscription', '=', 1)
+        .executeTakeFirst();
+    },
+
+    /** A receipt written before the attempt; settle() records its outcome. */
+    async startReceipt(
+      userId: string,
+      senderId: string,
+      r: { method: ReceiptMethod; target: string; recipient?: string | null },
+      at: number,
+    ): Promise<string> {
+      const id = randomUUID();
+      await db
+        .insertInto('unsubscribe_receipts')
+        .values({
+          id,
+          user_id: userId,
+          sender_id: senderId,
+          method: r.method,
+          target: r.target.slice(0, 2048),
+          recipient: r.recipient ?? null,
+          ok: 0,
+          pending: 1,
+          detail: 'started',
+          created_at: at,
+        })
+        .execute();
+      return id;
+    },
+
+    async settle(receiptId: string, ok: boolean, detail: string): Promise<void> {
+      await db
+        .updateTable('unsubscribe_receipts')
+        .set({ ok: ok ? 1 : 0, pending: 0, detail: detail.slice(0, 1000) })
+        .where('id', '=', receiptId)
+        .execute();
+    },
+
+    async receipt(
+      userId: string,
+      senderId: string,
+      r: { method: ReceiptMethod; target: string; ok: boolean; detail: string },
+      at: number,
+    ): Promise<void> {
+      await db
+        .insertInto('unsubscribe_receipts')
+        .values({
+          id: randomUUID(),
+          user_id: userId,
+          sender_id: senderId,
+          method: r.method,
+          target: r.target.slice(0, 2048),
+          ok: r.ok ? 1 : 0,
+          detail: r.detail.slice(0, 1000),
+          created_at: at,
+        })
+        .execute();
+    },
+
+    /** The method of the sender's last successful unsubscribe attempt. */
+    async lastSuccess(senderId: string): Promise<ReceiptMethod | null> {
+      const last = await db
+        .selectFrom('unsubscribe_receipts')
+        .select('method')
+        .where('sender_id', '=', senderId)
+        .where('ok', '=', 1)
+        .where('method', '!=', 'unblock')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      return (last?.method as ReceiptMethod | undefined) ?? null;
+    },
+
+    async markUnsubscribed(senderId: string, at: number): Promise<void> {
+      await db
+        .updateTable('senders')
+        .set({ category: 'unsubscribed', updated_at: at, unsubscribed_at: at, still_sending: 0 })
+        .where('id', '=', senderId)
+        .execute();
+    },
+
+    async markMailboxReauth(mailboxId: string): Promise<void> {
+      await db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', mailboxId).execute();
+    },
+
+    async addBlockRule(mailboxId: string, address: string, providerRef: string | null, at: number) {
+      await db
+        .insertInto('block_rules')
+        .values({ mailbox_id: mailboxId, address, provider_ref: providerRef, created_at: at })
+        .onConflict((oc) => oc.columns(['mailbox_id', 'address']).doUpdateSet({ provider_ref: providerRef }))
+        .execute();
+    },
+
+    async blockRule(mailboxId: string, address: string) {
+      return db
+        .selectFrom('block_rules')
+        .select(['provider_ref'])
+        .where('mailbox_id', '=', mailboxId)
+        .where('address', '=', address)
+        .executeTakeFirst();
+    },
+
+    async removeBlockRule(mailboxId: string, address: string): Promise<void> {
+      await db
+        .deleteFrom('block_rules')
+        .where('mailbox_id', '=', mailboxId)
+        .where('address', '=', address)
+        .execute();
+    },
+
+    // ---- one run per sender, across instances ------------------------------------------------------------
+
+    /**
+     * Takes the sender's flight: a new row, or a finished one reused. Null when another run holds it
+     * (its lease still running); then `current` says since when, so the caller can wait for its answer.
+     */
+    async claimFlight(
+      senderId: string,
+      userId: string,
+      now: number,
+      leaseMs: number,
+    ): Promise<
+      { claimed: true; startedAt: number } | { claimed: false; startedAt: number; leaseUntil: number }
+    > {
+      // A finished run (answer set, lease cleared to 0) is taken over by an UPDATE guarded on that state,
+      // so two instances cannot both take it; a missing row by an INSERT the primary key guards.
+      const reused = await db
+        .updateTable('unsubscribe_flights')
+        .set({ started_at: now, lease_until: now + leaseMs, answer: null })
+        .where('sender_id', '=', senderId)
+        .where('lease_until', '=', 0)
+        .executeTakeFirst();
+      if (Number(reused.numUpdatedRows) === 1) return { claimed: true, startedAt: now };
+      const inserted = await db
+        .insertInto('unsubscribe_flights')
+        .values({
+          sender_id: senderId,
+          user_id: userId,
+          started_at: now,
+          lease_until: now + leaseMs,
+          answer: null,
+        })
+        .onConflict((oc) => oc.column('sender_id').doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { claimed: true, startedAt: now };
+      const held = await this.flight(senderId);
+      if (!held) return this.claimFlight(senderId, userId, now, leaseMs); // finished and removed meanwhile
+      if (held.lease_until === 0) return this.claimFlight(senderId, userId, now, leaseMs);
+      return { claimed: false, startedAt: held.started_at, leaseUntil: held.lease_until };
+    },
+
+    async flight(senderId: string) {
+      return db
+        .selectFrom('unsubscribe_flights')
+        .select(['started_at', 'lease_until', 'answer'])
+        .where('sender_id', '=', senderId)
+        .executeTakeFirst();
+    },
+
+    async renewFlight(senderId: string, startedAt: number, leaseUntil: number): Promise<void> {
+      await db
+        .updateTable('unsubscribe_flights')
+        .set({ lease_until: leaseUntil })
+        .where('sender_id', '=', senderId)
+        .where('started_at', '=', startedAt)
+        .where('lease_until', '!=', 0)
+        .execute();
+    },
+
+    /** Ends a run: its answer stays for callers that waited on it; lease 0 marks it finished. */
+    async finishFlight(senderId: string, startedAt: number, answer: FlightAnswer): Promise<void> {
+      await db
+        .updateTable('unsubscribe_flights')
+        .set({ lease_until: 0, answer: JSON.stringify(answer) })
+        .where('sender_id', '=', senderId)
+        .where('started_at', '=', startedAt)
+        .execute();
+    },
+
+    /** Runs whose lease ran out (their process died), or every unfinished run (`all`: a lone SQLite process). */
+    async abandonedFlights(now: number, all: boolean) {
+      let query = db
+        .selectFrom('unsubscribe_flights')
+        .select(['sender_id', 'user_id', 'started_at'])
+        .where('lease_until', '!=', 0);
+      if (!all) query = query.where('lease_until', '<', now);
+      return query.execute();
+    },
+
+    /** Receipts of attempts that were started and never settled (the process died in between). */
+    async pendingReceipts(senderId: string) {
+      return db
+        .selectFrom('unsubscribe_receipts')
+        .select(['id', 'method', 'target', 'recipient'])
+        .where('sender_id', '=', senderId)
+        .where('pending', '=', 1)
+        .execute();
+    },
+  };
+}
+
+export type UnsubscribeRepository = ReturnType<typeof createUnsubscribeRepository>;
