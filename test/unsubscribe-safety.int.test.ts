@@ -61,7 +61,7 @@ describe.each(DIALECTS)('unsubscribe safety on %s', (dialect) => {
     await imap.connect();
     const status = await imap.status(folder, { messages: true });
     await imap.logout();
-    return status?.messages ?? 0;
+    return status ? (status.messages ?? 0) : 0;
   }
 
   const receipts = (t: TestApp, senderId: string) =>
