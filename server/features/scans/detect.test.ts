@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectSubscription, parseFrom } from './detect.js';
+import { capName, detectSubscription, MAX_NAME_LENGTH, parseFrom } from './detect.js';
 import { type HeaderFields, headerFieldsFromPairs } from './headers.js';
 
 describe('parseFrom', () => {
@@ -58,6 +58,33 @@ describe('parseFrom', () => {
       address: 'real@example.com',
       name: 'Real',
     });
+  });
+
+  it('cuts a huge display name to 256 characters and still finds the address after it', () => {
+    const name = 'N'.repeat(200_000);
+    expect(parseFrom(`"${name}" <big@example.com>`)).toEqual({
+      address: 'big@example.com',
+      name: 'N'.repeat(MAX_NAME_LENGTH),
+    });
+    expect(parseFrom(`${'word '.repeat(50_000)}<plain@example.com>`)).toEqual({
+      address: 'plain@example.com',
+      name: 'word '.repeat(60).slice(0, MAX_NAME_LENGTH),
+    });
+    const encoded = parseFrom(`${'=?utf-8?q?=C3=A9?= '.repeat(20_000)}<enc@example.com>`);
+    expect(encoded?.address).toBe('enc@example.com');
+    expect(encoded?.name.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+  });
+
+  it('cuts a name on a character boundary, never inside a surrogate pair', () => {
+    const name = `${'a'.repeat(MAX_NAME_LENGTH - 1)}😀 rest`;
+    expect(parseFrom(`"${name}" <e@example.com>`)?.name).toBe('a'.repeat(MAX_NAME_LENGTH - 1));
+    expect(capName('😀'.repeat(200))).toBe('😀'.repeat(MAX_NAME_LENGTH / 2));
+    expect(capName('short')).toBe('short');
+  });
+
+  it('refuses an address longer than a mailbox can be', () => {
+    expect(parseFrom(`<${'a'.repeat(400)}@example.com>`)).toBeNull();
+    expect(parseFrom(`<${'a'.repeat(64)}@${'d'.repeat(240)}.example>`)?.address).toHaveLength(64 + 1 + 248);
   });
 });
 

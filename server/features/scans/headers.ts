@@ -70,7 +70,10 @@ interface RawField {
 }
 
 function splitFields(buf: Buffer): RawField[] {
-  const fields: Array<{ name: string; parts: Buffer[] }> = [];
+  // A field is one contiguous run of the buffer: its first line after the colon and the continuation
+  // lines right below it. Runs are collected, not copies, so a field folded into a hundred thousand
+  // lines costs one copy at the end.
+  const fields: Array<{ name: string; start: number; end: number }> = [];
   // Continuations belong to the field above them, unless a noise line came in between.
   let open = false;
   let start = 0;
@@ -82,25 +85,42 @@ function splitFields(buf: Buffer): RawField[] {
     // The first empty line ends the header block; anything after it is body, even if it looks like a
     // header (a stray blank line in a badly generated message must not let body text become headers).
     if (end === start) break;
-    const line = buf.subarray(start, end);
+    const lineStart = start;
     start = nl === -1 ? buf.length : nl + 1;
 
     const isFirst = first;
     first = false;
     // mbox archives keep the envelope "From sender date" separator as the first line.
-    if (isFirst && isMboxFromLine(line)) continue;
+    if (isFirst && isMboxFromLine(buf.subarray(lineStart, end))) continue;
 
-    if (line[0] === 0x20 || line[0] === 0x09) {
-      if (open) fields.at(-1)?.parts.push(line);
+    if (buf[lineStart] === 0x20 || buf[lineStart] === 0x09) {
+      const field = fields.at(-1);
+      if (open && field) field.end = end;
       continue;
     }
-    const colon = line.indexOf(0x3a);
-    const name = colon > 0 ? line.subarray(0, colon).toString('latin1').trimEnd() : '';
+    const colon = buf.subarray(lineStart, end).indexOf(0x3a);
+    const name = colon > 0 ? buf.toString('latin1', lineStart, lineStart + colon).trimEnd() : '';
     // A line that is neither a field nor a continuation is noise; drop it rather than guess.
     open = /^[\x21-\x39\x3b-\x7e]+$/.test(name);
-    if (open) fields.push({ name, parts: [line.subarray(colon + 1)] });
+    if (open) fields.push({ name, start: lineStart + colon + 1, end });
   }
-  return fields.map((f) => ({ name: f.name, value: Buffer.concat(f.parts) }));
+  return fields.map((f) => ({ name: f.name, value: joinLines(buf.subarray(f.start, f.end)) }));
+}
+
+/** The bytes of a folded field with the line breaks (CRLF or LF) between its lines taken out. */
+function joinLines(bytes: Buffer): Buffer {
+  let nl = bytes.indexOf(0x0a);
+  if (nl === -1) return bytes;
+  const out = Buffer.allocUnsafe(bytes.length);
+  let length = 0;
+  let from = 0;
+  while (nl !== -1) {
+    length += bytes.copy(out, length, from, nl > from && bytes[nl - 1] === 0x0d ? nl - 1 : nl);
+    from = nl + 1;
+    nl = bytes.indexOf(0x0a, from);
+  }
+  length += bytes.copy(out, length, from);
+  return out.subarray(0, length);
 }
 
 function isMboxFromLine(line: Buffer): boolean {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isOneClick, parseListUnsubscribe, parseMailto } from './list-unsubscribe.js';
+import {
+  isOneClick,
+  MAX_TOTAL_LENGTH,
+  MAX_URI_LENGTH,
+  MAX_URIS,
+  MAX_VALUE_LENGTH,
+  parseListUnsubscribe,
+  parseMailto,
+} from './list-unsubscribe.js';
 
 describe('parseListUnsubscribe', () => {
   it('reads bracketed, comma-separated URIs in preference order', () => {
@@ -109,8 +117,59 @@ describe('parseListUnsubscribe', () => {
     expect(
       parseListUnsubscribe(['<'.repeat(n), `${' '.repeat(n)}x`, `<${','.repeat(n)}x`, '(a '.repeat(n)]).all,
     ).toEqual([]);
-    expect(parseListUnsubscribe([`<https://example.com/${'a'.repeat(n)}>`]).https).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('keeps at most 10 URIs, over all headers', () => {
+    const uris = Array.from({ length: 10_000 }, (_, i) => `https://example.com/u/${i}`);
+    const result = parseListUnsubscribe([
+      uris
+        .slice(0, 6)
+        .map((u) => `<${u}>`)
+        .join(', '),
+      uris
+        .slice(6)
+        .map((u) => `<${u}>`)
+        .join(', '),
+    ]);
+    expect(result.all).toEqual(uris.slice(0, MAX_URIS));
+    expect(result.https).toHaveLength(MAX_URIS);
+    expect(MAX_URIS).toBe(10);
+  });
+
+  it('drops a URI longer than 2 KiB instead of shortening it', () => {
+    const long = `https://example.com/${'a'.repeat(MAX_URI_LENGTH)}`;
+    const fits = `https://example.com/${'b'.repeat(MAX_URI_LENGTH - 'https://example.com/'.length)}`;
+    expect(parseListUnsubscribe([`<${long}>, <${fits}>, <mailto:u@example.com>`]).all).toEqual([
+      fits,
+      'mailto:u@example.com',
+    ]);
+  });
+
+  it('reads only the first 8 KiB of a value, and never a URI the cut went through', () => {
+    const filler = `<https://example.com/${'f'.repeat(1000)}>`;
+    const head = Array.from({ length: 7 }, () => filler).join(',');
+    expect(head.length).toBeLessThan(MAX_VALUE_LENGTH);
+    // The cut falls inside the second URI: the first is read, the second would be wrong and is not.
+    const value = `${head}, <https://example.com/first>, <https://example.com/${'x'.repeat(2000)}>, <mailto:u@example.com>`;
+    expect(parseListUnsubscribe([value]).all).toEqual([filler.slice(1, -1), 'https://example.com/first']);
+    // The same URI cut by the limit inside an unclosed bracket is not salvaged either.
+    const cut = parseListUnsubscribe([
+      `${head}, <https://example.com/first, <https://example.com/${'y'.repeat(2000)}`,
+    ]);
+    expect(cut.all).toEqual([filler.slice(1, -1)]);
+  });
+
+  it('reads at most 16 KiB over all values', () => {
+    const big = `<https://example.com/big>,${' '.repeat(MAX_VALUE_LENGTH)}`;
+    expect(MAX_TOTAL_LENGTH).toBe(2 * MAX_VALUE_LENGTH);
+    expect(parseListUnsubscribe([big, big, '<https://example.com/third>']).all).toEqual([
+      'https://example.com/big',
+    ]);
+    expect(parseListUnsubscribe(['<https://example.com/small>', '<https://example.com/next>']).all).toEqual([
+      'https://example.com/small',
+      'https://example.com/next',
+    ]);
   });
 
   it('returns nothing for no headers or empty ones', () => {

@@ -16,24 +16,51 @@ export interface MailtoTarget {
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+// What RFC 2369 says to ignore in a value, as JavaScript's \s defines it (folding leaves tabs and CR/LF).
+const WHITESPACE = /\s/;
+
+// Limits on what one sender can make the scanner read and store. Real headers stay far below them (the
+// longest List-Unsubscribe of the real-mail corpus is 3.7 KB, its longest URI 1.4 KB, its most URIs 3);
+// a hostile one is read up to them and no further, so parsing it costs microseconds and storing it
+// a few KB.
+/** Characters of one List-Unsubscribe value that are read. */
+export const MAX_VALUE_LENGTH = 8 * 1024;
+/** Characters read over all List-Unsubscribe values of a message. */
+export const MAX_TOTAL_LENGTH = 16 * 1024;
+/** URIs kept per message (and so per sender). */
+export const MAX_URIS = 10;
+/** A longer URI is dropped, not shortened: a cut URI would point somewhere else. */
+export const MAX_URI_LENGTH = 2048;
 
 /**
  * RFC 2369 List-Unsubscribe: angle-bracketed URIs, comma-separated, most preferred first. URIs are kept
  * exactly as sent (tokens in them are case- and escape-sensitive) apart from whitespace, which RFC 2369
  * says to ignore inside a URI because long ones get folded. Duplicates across headers (a list relaying a
  * sender's own header, or a header repeated verbatim) are reported once, at their first position.
+ * Reading stops at the limits above; every step is a single left-to-right pass (no backtracking
+ * regular expression sees the sender's text), so the cost is linear in what is read.
  */
 export function parseListUnsubscribe(values: ReadonlyArray<string>): ListUnsubscribe {
   const result: ListUnsubscribe = { https: [], mailto: [], all: [] };
   const seen = new Set<string>();
+  let budget = MAX_TOTAL_LENGTH;
   for (const value of values) {
+    if (budget <= 0 || result.all.length >= MAX_URIS) break;
+    const limit = Math.min(MAX_VALUE_LENGTH, budget);
+    budget -= Math.min(value.length, limit);
     // Some senders (SendGrid, phpList) encode the whole value, brackets included, as encoded words.
-    for (const uri of extractUris(decodeWords(value))) {
+    let text = decodeWords(value.length > limit ? value.slice(0, limit) : value);
+    // A value cut short ends in the middle of a URI, which the salvage of unclosed brackets would
+    // otherwise report as a shorter, wrong one: only what the last closing bracket ends is read.
+    if (value.length > limit) text = text.slice(0, text.lastIndexOf('>') + 1);
+    for (const uri of extractUris(text)) {
+      if (uri.length > MAX_URI_LENGTH || seen.has(uri)) continue;
       const kind = classify(uri);
-      if (!kind || seen.has(uri)) continue;
+      if (!kind) continue;
       seen.add(uri);
       result.all.push(uri);
       result[kind].push(uri);
+      if (result.all.length >= MAX_URIS) break;
     }
   }
   return result;
@@ -102,15 +129,14 @@ function extractUris(value: string): string[] {
   let i = 0;
   while (i < value.length) {
     const open = value.indexOf('<', i);
-    uris.push(...splitBare(open === -1 ? value.slice(i) : value.slice(i, open)));
+    splitBare(open === -1 ? value.slice(i) : value.slice(i, open), uris);
     if (open === -1) break;
     // Scan to the closing bracket, or to the next opening one when a bracket was never closed (truncated
     // or mangled header); one pass, so a value full of '<' stays linear.
     let end = open + 1;
     while (end < value.length && value[end] !== '>' && value[end] !== '<') end++;
     const closed = value[end] === '>';
-    const inner = value.slice(open + 1, end);
-    const compact = inner.replace(/\s+/g, '');
+    const compact = removeWhitespace(value.slice(open + 1, end));
     const uri = closed ? compact : trimCommas(compact);
     if (uri) uris.push(uri);
     i = closed ? end + 1 : end;
@@ -120,17 +146,94 @@ function extractUris(value: string): string[] {
 
 /**
  * Text outside brackets is normally just commas and (comments), but some senders (Episerver) emit bare
- * URIs, with stray spaces inside. Split only where a new URI visibly starts, so a space inside a query
- * string is treated as folding, not as a separator.
+ * URIs, with stray spaces inside. Split only where a new URI visibly starts (after a comma, a scheme and
+ * a colon; after whitespace, "scheme://" or "mailto:"), so a space inside a query string is treated as
+ * folding, not as a separator. Two passes over the text, each linear: comments out and whitespace
+ * collapsed, then the split.
  */
-function splitBare(text: string): string[] {
-  if (!text.trim()) return [];
-  // Whitespace runs collapsed first keep the split below linear.
-  const withoutComments = text.replace(/\s+/g, ' ').replace(/(^|[\s,])\([^()]*\)/g, '$1 ');
-  return withoutComments
-    .split(/\s*,\s*(?=[a-z][a-z0-9+.-]*:)|\s+(?=[a-z][a-z0-9+.-]*:\/\/|mailto:)/i)
-    .map((piece) => trimCommas(piece.replace(/\s+/g, '')))
-    .filter((piece) => SCHEME.test(piece));
+function splitBare(text: string, out: string[]): void {
+  const s = withoutComments(text);
+  let piece = '';
+  const flush = () => {
+    const uri = trimCommas(piece);
+    if (SCHEME.test(uri)) out.push(uri);
+    piece = '';
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === ' ') {
+      if (uriStartsAt(s, i + 1)) flush();
+    } else if (c === ',') {
+      const next = s[i + 1] === ' ' ? i + 2 : i + 1;
+      if (schemeEnd(s, next) !== -1) {
+        flush();
+        i = next - 1;
+      } else {
+        piece += c;
+      }
+    } else {
+      piece += c;
+    }
+  }
+  flush();
+}
+
+/**
+ * Whitespace runs collapsed to one space, and (comments) that follow whitespace, a comma or the start
+ * replaced by one. A comment holds no parentheses; a '(' that is not closed before the next one is
+ * plain text. Each character is looked at at most twice: the look-ahead for a ')' stops at the next
+ * '(', and the walk resumes at that '(' with the look-ahead beyond it.
+ */
+function withoutComments(text: string): string {
+  let out = '';
+  let separated = true;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (WHITESPACE.test(c)) {
+      if (!out.endsWith(' ')) out += ' ';
+      separated = true;
+      i++;
+      continue;
+    }
+    if (c === '(' && separated) {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '(' && text[j] !== ')') j++;
+      if (text[j] === ')') {
+        if (!out.endsWith(' ')) out += ' ';
+        i = j + 1;
+        continue;
+      }
+    }
+    out += c;
+    separated = c === ',';
+    i++;
+  }
+  return out;
+}
+
+const isSchemeStart = (c: string | undefined) => c !== undefined && /[a-z]/i.test(c);
+const isSchemeChar = (c: string | undefined) => c !== undefined && /[a-z0-9+.-]/i.test(c);
+
+/** Index of the ':' ending a URI scheme that starts at `i`, or -1. */
+function schemeEnd(s: string, i: number): number {
+  if (!isSchemeStart(s[i])) return -1;
+  let j = i + 1;
+  while (isSchemeChar(s[j])) j++;
+  return s[j] === ':' ? j : -1;
+}
+
+/** "scheme://" or "mailto:" at `i`: where a bare URI after whitespace begins. */
+function uriStartsAt(s: string, i: number): boolean {
+  const colon = schemeEnd(s, i);
+  if (colon === -1) return false;
+  return s.startsWith('//', colon + 1) || s.slice(i, colon).toLowerCase() === 'mailto';
+}
+
+function removeWhitespace(s: string): string {
+  let out = '';
+  for (const c of s) if (!WHITESPACE.test(c)) out += c;
+  return out;
 }
 
 // A loop rather than /,+$/, which backtracks quadratically on long runs of commas.
@@ -148,19 +251,24 @@ function percentDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
-    const bytes: number[] = [];
+    // Escapes become their byte, the text between them its UTF-8 bytes; one pass, and the decoded
+    // bytes never outnumber the UTF-8 bytes of the text.
+    const bytes = Buffer.allocUnsafe(Buffer.byteLength(s, 'utf8'));
+    let length = 0;
+    let plain = 0;
     for (let i = 0; i < s.length; i++) {
-      const hex = s.slice(i + 1, i + 3);
-      if (s[i] === '%' && /^[0-9a-f]{2}$/i.test(hex)) {
-        bytes.push(Number.parseInt(hex, 16));
+      if (s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
+        length += bytes.write(s.slice(plain, i), length, 'utf8');
+        bytes[length++] = Number.parseInt(s.slice(i + 1, i + 3), 16);
         i += 2;
-      } else {
-        const cp = s.codePointAt(i) ?? 0;
-        const ch = String.fromCodePoint(cp);
-        bytes.push(...Buffer.from(ch, 'utf8'));
-        i += ch.length - 1;
+        plain = i + 1;
       }
     }
-    return new TextDecoder().decode(Uint8Array.from(bytes));
+    length += bytes.write(s.slice(plain), length, 'utf8');
+    return new TextDecoder().decode(bytes.subarray(0, length));
   }
+}
+
+function isHex(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
