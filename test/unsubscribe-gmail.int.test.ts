@@ -145,6 +145,11 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
     expect(await observer.listFilters()).toHaveLength(1);
     const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
     expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+
+    // Keep lifts the block: the filter is deleted at Gmail.
+    const kept = await client.post('/keep-subscription', { subscriptionId: id });
+    expect(kept.json()).toMatchObject({ id, category: 'kept', blockLifted: true });
+    expect(await observer.listFilters()).toEqual([]);
   });
 
   it('sends the mailto request from the user’s Gmail, once', async () => {

@@ -127,6 +127,11 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
     expect(box.rules()).toHaveLength(1);
     const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
     expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+
+    // Keep lifts the block: the Inbox rule is deleted at the provider.
+    const kept = await client.post('/keep-subscription', { subscriptionId: id });
+    expect(kept.json()).toMatchObject({ id, category: 'kept', blockLifted: true });
+    expect(box.rules()).toEqual([]);
   });
 
   it('sends the mailto request from the user’s Outlook mailbox, once', async () => {

@@ -48,13 +48,17 @@ export const keepSubscription = (subscriptionId: string) =>
   api.post<Subscription>(API.keepSubscription, { subscriptionId });
 export const getSubscriptionMessages = (id: string) =>
   api.get<SubscriptionMessagesResponse>(API.subscriptionMessages(id));
-export const unsubscribe = (subscriptionId: string) =>
-  api.post<UnsubscribeResult>(API.unsubscribe, { subscriptionId });
+/** `confirmBlock`: the user agreed that a block also trashes mail without list headers (after a 409). */
+export const unsubscribe = (subscriptionId: string, confirmBlock = false) =>
+  api.post<UnsubscribeResult>(API.unsubscribe, { subscriptionId, ...(confirmBlock ? { confirmBlock } : {}) });
 /** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
 export const manualUnsubscribe = (subscriptionId: string) =>
   api.post<Subscription>(API.manualUnsubscribe, { subscriptionId });
-/** Blocks a sender still sending after the unsubscribe; answers the updated subscription. */
-export const blockSubscription = (subscriptionId: string) =>
-  api.post<Subscription>(API.blockSubscription, { subscriptionId });
+/** Blocks a sender (still sending, or its unsubscribe mail could not be sent); answers the updated item. */
+export const blockSubscription = (subscriptionId: string, confirmBlock = false) =>
+  api.post<Subscription>(API.blockSubscription, {
+    subscriptionId,
+    ...(confirmBlock ? { confirmBlock } : {}),
+  });
 /** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (SPEC §3). */
 export const getMessagePreview = (body: MessagePreviewBody) => api.postText(API.messagePreview, body);

@@ -48,12 +48,18 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
     // After an action the item leaves the current list (SPEC §4).
     setItems((current) => current.filter((s) => s.id !== id));
   }, []);
-  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(removeItem);
-
-  async function blockItem(item: Subscription) {
-    const updated = await block(item);
-    if (updated) setItems((current) => current.map((s) => (s.id === updated.id ? updated : s)));
-  }
+  const changeItem = useCallback(
+    (updated: Subscription) => {
+      // A blocked sender moves to Unsubscribed: updated in place there, gone from the other lists.
+      setItems((current) =>
+        updated.category === category
+          ? current.map((s) => (s.id === updated.id ? updated : s))
+          : current.filter((s) => s.id !== updated.id),
+      );
+    },
+    [category],
+  );
+  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(removeItem, changeItem);
 
   const latest = useRef(0);
   const mounted = useRef(true);
@@ -236,7 +242,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
                       variant="outline-danger"
                       disabled={busyRows.has(item.id)}
                       aria-label={`Block ${item.address}`}
-                      onClick={() => void blockItem(item)}
+                      onClick={() => void block(item)}
                     >
                       Block
                     </Button>

@@ -14,6 +14,7 @@ import {
   updateSettings,
 } from '../../api/calls';
 import { ApiError, isStatus, redirectUrlOf } from '../../api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useGoTo } from '../../navigation';
 import { ManualUnsubscribeDialog, ReauthDialog, UnsubscribeConfirmDialog } from './UnsubscribeDialogs';
 import {
@@ -29,7 +30,11 @@ type Dialog =
   | { kind: 'none' }
   | { kind: 'reauth'; authUrl: string }
   | { kind: 'manual'; item: Subscription; url: string; options: string[] | null; next: AfterOpen }
-  | { kind: 'confirm'; item: Subscription };
+  | { kind: 'confirm'; item: Subscription }
+  /** The unsubscribe email could not be sent: the server's message, and Block as the user's choice. */
+  | { kind: 'offer-block'; item: Subscription; message: string }
+  /** A block would trash mail without list headers too: the server's count, Block anyway or not. */
+  | { kind: 'confirm-block'; item: Subscription; message: string; via: 'unsubscribe' | 'block' };
 
 const NO_DIALOG: Dialog = { kind: 'none' };
 
@@ -43,14 +48,28 @@ export interface SubscriptionActions {
   busyRows: ReadonlySet<string>;
   keep: (item: Subscription) => Promise<void>;
   unsubscribe: (item: Subscription) => Promise<void>;
-  /** Blocks a sender still sending after the unsubscribe; answers the updated item (null on failure). */
-  block: (item: Subscription) => Promise<Subscription | null>;
+  /** Blocks a sender (asking first when some of its mail has no list headers); onChanged gets the result. */
+  block: (item: Subscription) => Promise<void>;
   /** The flow's dialogs, to be rendered once by the screen. */
   dialogs: ReactNode;
 }
 
-/** `onRemoved` takes an item off the current list after an action succeeded (SPEC §4). */
-export function useSubscriptionActions(onRemoved: (id: string) => void): SubscriptionActions {
+/** The server's reason of a 502 offering Block, or of a 409 asking to confirm a block; null otherwise. */
+function blockQuestion(error: unknown, status: 502 | 409): string | null {
+  if (!(error instanceof ApiError) || error.status !== status) return null;
+  const body = error.body as { offerBlock?: unknown; confirmBlock?: unknown } | undefined;
+  const flagged = status === 502 ? body?.offerBlock === true : body?.confirmBlock === true;
+  return flagged && error.message ? error.message : null;
+}
+
+/**
+ * `onRemoved` takes an item off the current list after an action succeeded (SPEC §4); `onChanged` gets a
+ * blocked item back (it moved to Unsubscribed: the list keeps or drops it by its category).
+ */
+export function useSubscriptionActions(
+  onRemoved: (id: string) => void,
+  onChanged: (item: Subscription) => void,
+): SubscriptionActions {
   const navigate = useNavigate();
   const goTo = useGoTo();
   const [busyRows, setBusyRows] = useState<ReadonlySet<string>>(new Set());
@@ -110,17 +129,18 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
     }
   }
 
-  async function block(item: Subscription): Promise<Subscription | null> {
-    if (busyNow.current.has(item.id)) return null;
+  async function block(item: Subscription, confirmBlock = false): Promise<void> {
+    if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     try {
-      return await blockSubscription(item.id);
+      onChanged(await blockSubscription(item.id, confirmBlock));
     } catch (error) {
+      const question = blockQuestion(error, 409);
+      if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'block' });
       fail(error, {
         error: 'Error blocking sender...',
         failed: 'Failed to block the sender. Please try again.',
       });
-      return null;
     } finally {
       setBusy(item.id, false);
     }
@@ -157,15 +177,19 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
     }
   }
 
-  async function unsubscribe(item: Subscription) {
+  async function unsubscribe(item: Subscription, confirmBlock = false) {
     if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     let result: UnsubscribeResult;
     let alerts: SettingsUpdate;
     try {
-      result = await unsubscribeCall(item.id);
+      result = await unsubscribeCall(item.id, confirmBlock);
       alerts = await currentSettings();
     } catch (error) {
+      const notSent = blockQuestion(error, 502);
+      if (notSent) return setDialog({ kind: 'offer-block', item, message: notSent });
+      const question = blockQuestion(error, 409);
+      if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'unsubscribe' });
       fail(error, { error: ALERTS.unsubscribeError, failed: ALERTS.unsubscribeFailed });
       return;
     } finally {
@@ -221,6 +245,34 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
           close();
         }}
       />
+      <ConfirmDialog
+        show={dialog.kind === 'offer-block'}
+        title="Unsubscribe email not sent"
+        confirmLabel="Block sender"
+        danger
+        onConfirm={() => {
+          close();
+          if (dialog.kind === 'offer-block') void block(dialog.item);
+        }}
+        onCancel={close}
+      >
+        <p className="mb-0">{dialog.kind === 'offer-block' ? dialog.message : ''}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        show={dialog.kind === 'confirm-block'}
+        title="Block this sender?"
+        confirmLabel="Block anyway"
+        danger
+        onConfirm={() => {
+          close();
+          if (dialog.kind !== 'confirm-block') return;
+          if (dialog.via === 'unsubscribe') void unsubscribe(dialog.item, true);
+          else void block(dialog.item, true);
+        }}
+        onCancel={close}
+      >
+        <p className="mb-0">{dialog.kind === 'confirm-block' ? dialog.message : ''}</p>
+      </ConfirmDialog>
       <UnsubscribeConfirmDialog
         show={dialog.kind === 'confirm'}
         onYes={(dontRemind) => {
@@ -236,5 +288,5 @@ export function useSubscriptionActions(onRemoved: (id: string) => void): Subscri
     </>
   );
 
-  return { busyRows, keep, unsubscribe, block, dialogs };
+  return { busyRows, keep, unsubscribe: (item) => unsubscribe(item), block: (item) => block(item), dialogs };
 }
