@@ -253,11 +253,21 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Sign in with iCloud' }).click();
     await page.waitForURL('**/signin/password');
 
-    // A failed Google or Microsoft sign-in comes back with the reason.
+    // A failed Google or Microsoft sign-in comes back with a reason code, shown as the product's own text.
+    await page.goto(`${product.url}/signin?error=oauth&reason=denied&provider=google`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'You did not allow Inbox Genie to read this mailbox' })
+      .waitFor();
+    // Text in the address is never shown.
     await page.goto(
-      `${product.url}/signin?error=oauth&message=${encodeURIComponent('You declined access.')}`,
+      `${product.url}/signin?error=oauth&message=${encodeURIComponent('Your account is locked.')}`,
     );
-    await page.getByRole('alert').filter({ hasText: 'You declined access.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Signing in with your provider did not complete.' })
+      .waitFor();
+    await expect(page.getByText('Your account is locked.').count()).resolves.toBe(0);
   });
 
   it('shows the not-found screen for an unknown path', async () => {

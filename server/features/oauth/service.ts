@@ -1,3 +1,4 @@
+import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { normalizeEmail, validateEmail } from '../../../contract/validation.js';
 import type { AccountsService } from '../accounts/service.js';
 import type { MailboxesService } from '../mailboxes/service.js';
@@ -17,13 +18,16 @@ import {
 // finds or creates the user and stores the mailbox with its refresh token. The HTTP side (cookie, state
 // check, redirects) is in http/routes/oauth.ts.
 
-/** A sign-in that cannot finish; the message is for the user, the detail for the log. */
+/**
+ * A sign-in that cannot finish. The code travels to the screens, which show a fixed text for it
+ * (contract/oauth-errors.ts); the detail goes to the log only.
+ */
 export class OAuthFailure extends Error {
   constructor(
-    message: string,
+    readonly code: OAuthErrorCode,
     readonly detail?: string,
   ) {
-    super(message);
+    super(code);
   }
 }
 
@@ -69,14 +73,11 @@ export function createOAuthService({
     return found;
   }
 
-  async function call(p: OAuthProviderSpec, url: string, init: RequestInit): Promise<Response> {
+  async function call(url: string, init: RequestInit): Promise<Response> {
     try {
       return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
-      throw new OAuthFailure(
-        `${p.label} could not be reached to finish the sign-in. Please try again in a moment.`,
-        `${url}: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw new OAuthFailure('unreachable', `${url}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -90,7 +91,7 @@ export function createOAuthService({
       code_verifier: verifier,
     });
     if (p.scopeInTokenRequest) form.set('scope', p.scopes.join(' '));
-    const res = await call(p, p.tokenUrl, {
+    const res = await call(p.tokenUrl, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: form,
@@ -99,13 +100,7 @@ export function createOAuthService({
     if (res.ok && typeof answer.access_token === 'string') return answer;
     const error = typeof answer.error === 'string' ? answer.error : `HTTP ${res.status}`;
     const detail = `token endpoint: ${error} ${typeof answer.error_description === 'string' ? answer.error_description.split(/\r?\n/)[0] : ''}`;
-    if (error === 'invalid_grant') {
-      throw new OAuthFailure(
-        `${p.label} did not accept the sign-in (it may have expired). Please try again.`,
-        detail,
-      );
-    }
-    throw new OAuthFailure(`${p.label} sign-in failed on our side. Please try again later.`, detail);
+    throw new OAuthFailure(error === 'invalid_grant' ? 'grant_rejected' : 'token_failed', detail);
   }
 
   async function identify(p: OAuthProviderSpec, tokens: TokenAnswer): Promise<OAuthIdentity> {
@@ -115,23 +110,20 @@ export function createOAuthService({
         claims = readIdToken(tokens.id_token, { clientId: p.clientId, issuerOk: p.issuerOk, now: now() });
       } catch (err) {
         if (!(err instanceof IdTokenError)) throw err;
-        throw new OAuthFailure(`${p.label} sign-in could not be confirmed. Please try again.`, err.message);
+        throw new OAuthFailure('unconfirmed', err.message);
       }
       const identity = identityFromClaims(p.name, claims);
       if (identity) return identity;
     }
     // No id_token, or one without the email claim: the userinfo endpoint with the new access token.
-    const res = await call(p, p.userinfoUrl, {
+    const res = await call(p.userinfoUrl, {
       headers: { Authorization: `Bearer ${String(tokens.access_token)}`, Accept: 'application/json' },
     });
     const claims = res.ok ? ((await res.json().catch(() => null)) as Record<string, unknown> | null) : null;
     // Userinfo claims are not bound to a tenant: Microsoft's are never taken as verified.
     const identity = claims ? identityFromClaims(p.name, { ...claims, tid: undefined }) : null;
     if (!identity) {
-      throw new OAuthFailure(
-        `${p.label} did not tell us the email address of this account, so it cannot be connected.`,
-        `userinfo answered ${res.status}`,
-      );
+      throw new OAuthFailure('no_email', `userinfo answered ${res.status}`);
     }
     return identity;
   }
@@ -175,40 +167,32 @@ export function createOAuthService({
       if (typeof tokens.refresh_token !== 'string' || !tokens.refresh_token) {
         // Google sends a refresh token only with access_type=offline on a consent screen (prompt=consent);
         // Microsoft only for the offline_access scope. Without it the mailbox could be read for an hour.
-        throw new OAuthFailure(
-          `${p.label} did not give Inbox Genie lasting access to this mailbox (no refresh token), so it was not connected. Please try again and allow offline access.`,
-          'token answer without refresh_token',
-        );
+        throw new OAuthFailure('no_refresh_token', 'token answer without refresh_token');
       }
       if (typeof tokens.scope === 'string') {
         const granted = new Set(tokens.scope.split(/\s+/).filter(Boolean).map(p.normalizeScope));
         const missing = p.requiredScopes.filter((s) => !granted.has(p.normalizeScope(s)));
         if (missing.length > 0) {
-          throw new OAuthFailure(
-            `Inbox Genie needs every permission it asks for to read and tidy your mailbox. Please try again and allow all of them.`,
-            `scopes not granted: ${missing.join(' ')}`,
-          );
+          throw new OAuthFailure('missing_scopes', `scopes not granted: ${missing.join(' ')}`);
         }
       }
       const identity = await identify(p, tokens);
       const email = normalizeEmail(identity.email);
       if (validateEmail(email)) {
-        throw new OAuthFailure(`${p.label} named an address that is not a valid email address.`, email);
+        throw new OAuthFailure('invalid_email', email);
       }
       if (p.name === 'google' && !identity.emailVerified) {
-        throw new OAuthFailure(
-          'Google has not verified the address of this account yet. Verify it with Google, then try again.',
-        );
+        throw new OAuthFailure('unverified_email', 'Google account with email_verified false');
       }
       let userId: string;
       let userCreated = false;
       if (flow.intent === 'add') {
-        if (!flow.userId) throw new OAuthFailure('Please sign in before adding a mailbox.');
+        if (!flow.userId) throw new OAuthFailure('signin_required', 'add flow without a user');
         userId = flow.userId;
       } else {
         if (!identity.emailVerified) {
           throw new OAuthFailure(
-            'Microsoft does not confirm that the address of this work or school account belongs to it, so it cannot be used to sign in. Sign in another way, then add the mailbox under Email Accounts.',
+            'unverified_work_account',
             'unverified Microsoft email (not a personal account, no xms_edov)',
           );
         }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { SCREENS } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
 import { decodeFlow, encodeFlow, FLOW_TTL_MS, flowCookieName, sameState } from '../../features/oauth/flow.js';
@@ -25,12 +26,13 @@ export interface OAuthRouteOptions {
   rateLimit: { max: number; timeWindow: number };
 }
 
-const LABEL: Record<OAuthProviderName, string> = { google: 'Google', outlook: 'Microsoft' };
-
-/** Where a failed sign-in lands: the picker it started from, with the reason. */
-function failureUrl(intent: OAuthIntent, message: string): string {
+/**
+ * Where a failed sign-in lands: the picker it started from, with the reason as a code the screen turns
+ * into one of its own sentences. Never free text: a crafted link must not make the product say anything.
+ */
+function failureUrl(intent: OAuthIntent, provider: OAuthProviderName, reason: OAuthErrorCode): string {
   const screen = intent === 'add' ? SCREENS.accounts : SCREENS.signin;
-  return `${screen}?error=oauth&message=${encodeURIComponent(message)}`;
+  return `${screen}?${new URLSearchParams({ error: 'oauth', reason, provider })}`;
 }
 
 export async function oauthRoutes(
@@ -80,15 +82,15 @@ export async function oauthRoutes(
         const flow =
           unsigned?.valid && unsigned.value ? decodeFlow(unsigned.value, provider, Date.now()) : null;
         const user = await request.sessionUser();
-        const fail = (intent: OAuthIntent, message: string, detail?: string): FastifyReply => {
-          request.log.warn({ provider, intent, reason: detail ?? message }, 'oauth sign-in failed');
-          return reply.redirect(failureUrl(intent, message));
+        const fail = (intent: OAuthIntent, reason: OAuthErrorCode, detail?: string): FastifyReply => {
+          request.log.warn({ provider, intent, reason, detail }, 'oauth sign-in failed');
+          return reply.redirect(failureUrl(intent, provider, reason));
         };
 
         if (!flow || !sameState(flow.state, request.query.state)) {
           return fail(
             flow?.intent ?? (user ? 'add' : 'signin'),
-            `This ${LABEL[provider]} sign-in was started in another window or took longer than 10 minutes. Please try again.`,
+            'expired',
             flow ? 'state mismatch' : 'no valid flow cookie',
           );
         }
@@ -96,27 +98,22 @@ export async function oauthRoutes(
         if (error) {
           return fail(
             flow.intent,
-            error === 'access_denied'
-              ? `You did not allow Inbox Genie to read this mailbox, so nothing was connected.`
-              : `${LABEL[provider]} refused the sign-in. Please try again.`,
+            error === 'access_denied' ? 'denied' : 'refused',
             `${error}: ${request.query.error_description ?? ''}`,
           );
         }
-        if (!code)
-          return fail(flow.intent, `${LABEL[provider]} sent no authorization code. Please try again.`);
+        if (!code) return fail(flow.intent, 'no_code');
         if (flow.intent === 'add') {
           // The mailbox goes to whoever started adding it, and only while they are still signed in.
           if (!user) return reply.redirect(SCREENS.signin);
-          if (user.userId !== flow.userId) {
-            return fail('add', 'You signed in as someone else meanwhile. Please add the mailbox again.');
-          }
+          if (user.userId !== flow.userId) return fail('add', 'other_user');
         }
 
         let done: Awaited<ReturnType<OAuthService['complete']>>;
         try {
           done = await oauth.complete(flow, code);
         } catch (err) {
-          if (err instanceof OAuthFailure) return fail(flow.intent, err.message, err.detail);
+          if (err instanceof OAuthFailure) return fail(flow.intent, err.code, err.detail);
           throw err;
         }
         if (done.sessionToken) {

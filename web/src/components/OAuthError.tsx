@@ -1,16 +1,13 @@
 import { useSearchParams } from 'react-router';
 import { ErrorBanner } from './AuthForm';
+import { oauthErrorMessage } from './oauthErrorMessage';
 
 /**
- * The server sends a failed Google or Microsoft sign-in back with `?error=oauth&message=…`
- * (to /signin for sign-in and sign-up, to /genie/accounts when adding a mailbox); this shows why.
+ * The server sends a failed Google or Microsoft sign-in back with `?error=oauth&reason=<code>&provider=…`
+ * (to /signin for sign-in and sign-up, to /genie/accounts when adding a mailbox); this shows why, in one
+ * of the product's own sentences.
  */
 export function OAuthError() {
   const [params] = useSearchParams();
-  if (params.get('error') !== 'oauth') return null;
-  return (
-    <ErrorBanner
-      message={params.get('message') || 'Signing in with your provider did not complete. Please try again.'}
-    />
-  );
+  return <ErrorBanner message={oauthErrorMessage(params)} />;
 }
