@@ -50,6 +50,7 @@ async function imapBench(): Promise<void> {
       secure: false,
       user: IMAP_USER,
       password: IMAP_PASSWORD,
+      allowedHosts: new Set([dovecot.host]),
     });
     let rule: { ref: string } | null;
     let result: { moved: number; calls: number };

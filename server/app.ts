@@ -33,7 +33,7 @@ import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
-import { parseHostList } from './lib/address-policy.js';
+import { type HostLookup, parseHostList } from './lib/address-policy.js';
 import { SecretBox } from './lib/crypto.js';
 import { attachLive, type Live } from './live/index.js';
 import { createProviderFactory, type ProviderFactory } from './mail/index.js';
@@ -46,6 +46,8 @@ export interface AppDeps {
   providers?: ProviderFactory;
   /** Retry backoff of the job runner (tests make it short). */
   jobBackoffMs?: number;
+  /** Resolver of mail server hosts, checked at every IMAP/SMTP connect (tests play DNS). */
+  lookup?: HostLookup;
 }
 
 declare module 'fastify' {
@@ -92,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       microsoft: config.microsoft,
       microsoftBaseUrl: config.microsoftBaseUrl,
       saveSecret: (mailboxId, sealed) => saveMailboxSecret(db, mailboxId, sealed),
+      imapAllowedHosts: parseHostList(config.imapAllowedHosts),
+      lookup: deps.lookup,
     });
   const subscriptions = createSubscriptionsService(db);
   const unsubscribe = createUnsubscribeService({
@@ -149,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providers,
     requestScan,
     allowedHosts: parseHostList(config.imapAllowedHosts),
+    lookup: deps.lookup,
   });
   const oauth = createOAuthService({ config, accounts, mailboxes });
 

@@ -134,6 +134,7 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
       secure: false,
       user: email,
       password,
+      allowedHosts: new Set(['127.0.0.1']),
     });
     try {
       await imap.mailboxOpen('INBOX');

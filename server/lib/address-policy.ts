@@ -62,6 +62,13 @@ export function isPublicAddress(address: string): boolean {
 
 export class ForbiddenAddressError extends Error {}
 
+/** Answers every address a name resolves to; injectable so tests can play DNS (rebinding). */
+export type HostLookup = (host: string) => Promise<string[]>;
+
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), addresses in the order it gives them. */
+export const systemLookup: HostLookup = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
 /**
  * Resolves a host and refuses it unless every address it resolves to is public, or the host is
  * listed in `allowed` (self-hosters and tests reaching their own machines). Resolution goes through
@@ -71,11 +78,10 @@ export class ForbiddenAddressError extends Error {}
 export async function resolvePublicHost(
   host: string,
   allowed: ReadonlySet<string> = new Set(),
+  resolve: HostLookup = systemLookup,
 ): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  const addresses = isIP(bare)
-    ? [bare]
-    : (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
+  const addresses = isIP(bare) ? [bare] : await resolve(bare);
   if (allowed.has(bare) || addresses.every((a) => allowed.has(a))) return addresses;
   const refused = addresses.find((a) => !isPublicAddress(a));
   if (refused !== undefined || addresses.length === 0) {

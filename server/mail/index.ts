@@ -1,9 +1,17 @@
+import { isIP } from 'node:net';
+import type { HostLookup } from '../lib/address-policy.js';
 import type { SecretBox } from '../lib/crypto.js';
 import { createGmailProvider } from './gmail/adapter.js';
 import { createGraphProvider } from './graph/adapter.js';
 import { microsoftBaseUrls } from './graph/client.js';
 import { createImapProvider } from './imap/adapter.js';
-import { type HostConfig, isImapProvider, resolveHosts } from './imap/presets.js';
+import {
+  type HostConfig,
+  isImapProvider,
+  PRESETS,
+  parseProviderOverrides,
+  resolveHosts,
+} from './imap/presets.js';
 import type { MailProvider } from './provider.js';
 
 // Builds the adapter for a stored mailbox. The only place that opens a stored secret.
@@ -39,6 +47,10 @@ export interface ProviderFactoryOptions {
   microsoftBaseUrl?: string | null;
   /** Stores a new sealed secret on a mailbox row (Microsoft rotates refresh tokens on every use). */
   saveSecret?: (mailboxId: string, sealed: string) => Promise<void>;
+  /** IMAP_ALLOWED_HOSTS: private hosts a user's IMAP server may be on anyway. */
+  imapAllowedHosts?: ReadonlySet<string>;
+  /** The resolver of every IMAP/SMTP connect (tests play DNS); the system's when unset. */
+  lookup?: HostLookup;
 }
 
 export type ProviderFactory = (mailbox: MailboxCredentials) => MailProvider;
@@ -57,7 +69,24 @@ export function createProviderFactory({
   microsoft = null,
   microsoftBaseUrl = null,
   saveSecret,
+  imapAllowedHosts = new Set(),
+  lookup,
 }: ProviderFactoryOptions): ProviderFactory {
+  /**
+   * What a mailbox's connections may reach. A host the user typed is judged at every connect (unless
+   * IMAP_ALLOWED_HOSTS lists it); preset names are judged too. Trusted as configured: the operator's
+   * MAIL_PROVIDER_OVERRIDES and the presets' address literals (Proton Mail Bridge on loopback).
+   */
+  function allowedHosts(provider: string): ReadonlySet<string> {
+    if (!Object.hasOwn(PRESETS, provider)) return imapAllowedHosts;
+    const preset = PRESETS[provider as keyof typeof PRESETS];
+    const override = parseProviderOverrides(overridesJson ?? undefined)[provider as keyof typeof PRESETS];
+    const trusted = [override?.imap?.host, override?.smtp?.host];
+    for (const host of [preset.imap.host, preset.smtp.host]) if (isIP(host)) trusted.push(host);
+    const listed = trusted.filter((h): h is string => h !== undefined).map((h) => h.toLowerCase());
+    return new Set([...imapAllowedHosts, ...listed]);
+  }
+
   return (mailbox) => {
     if (!mailbox.secret) throw new Error(`Mailbox ${mailbox.email} has no stored secret`);
     if (mailbox.provider === 'gmail') {
@@ -94,6 +123,8 @@ export function createProviderFactory({
       user: mailbox.email,
       password: secrets.open(mailbox.secret),
       batchSize,
+      allowedHosts: allowedHosts(mailbox.provider),
+      lookup,
     });
   };
 }

@@ -33,6 +33,8 @@ export async function newImapUser(
         user,
         password,
         timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
+        // The test servers are on loopback, which the address policy refuses unless allowed.
+        allowedHosts: new Set([dovecot.host]),
         ...overrides,
       });
       opened.push(p);

@@ -3,7 +3,7 @@ import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../con
 import { API, SCREENS } from '../../../contract/routes.js';
 import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
-import { ForbiddenAddressError, resolvePublicHost } from '../../lib/address-policy.js';
+import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { badRequest, HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
@@ -22,6 +22,8 @@ export interface MailboxesDeps {
   now?: () => number;
   /** Private hosts allowed as a user's IMAP server anyway (IMAP_ALLOWED_HOSTS). */
   allowedHosts?: ReadonlySet<string>;
+  /** Resolver of the host typed (the same the connections use; tests play DNS). */
+  lookup?: HostLookup;
 }
 
 const STATUS: Record<string, EmailAccount['status']> = {
@@ -54,11 +56,12 @@ export function createMailboxesService({
   requestScan,
   now = Date.now,
   allowedHosts = new Set(),
+  lookup,
 }: MailboxesDeps) {
   /** A server the user typed must be on the public internet, unless the operator allowed it. */
   async function checkHost(host: string, port: number): Promise<void> {
     try {
-      await resolvePublicHost(host, allowedHosts);
+      await resolvePublicHost(host, allowedHosts, lookup);
     } catch (e) {
       if (e instanceof ForbiddenAddressError) {
         throw badRequest('This mail server is on a private network that Inbox Genie may not connect to.');

@@ -94,6 +94,8 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
           user: options.user,
           password: options.password,
           timeouts: options.timeouts,
+          allowedHosts: options.allowedHosts,
+          lookup: options.lookup,
         },
         message,
       ),

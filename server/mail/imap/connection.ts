@@ -1,5 +1,14 @@
-import { ImapFlow, type ImapFlowError, type Logger } from 'imapflow';
+import { isIP } from 'node:net';
+import { ImapFlow, type ImapFlowError, type ImapFlowOptions, type Logger } from 'imapflow';
+import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
 import { MailAuthError, MailConnectionError } from '../provider.js';
+
+// Every connection to a mail server (IMAP here, SMTP in send.ts) resolves the host at that moment,
+// judges every address it resolves to by lib/address-policy and connects to the judged address, the
+// name kept for TLS (SNI and the certificate check), as lib/safe-fetch does for senders' links. A
+// host checked once when the mailbox was added could later be re-pointed at 127.x or 10.x (or answer
+// DNS differently at each query, rebinding); ImapFlow and nodemailer resolving it themselves again
+// would connect wherever it points then.
 
 export interface ImapTimeouts {
   /** DNS, TCP and TLS together. */
@@ -9,7 +18,18 @@ export interface ImapTimeouts {
   socket: number;
 }
 
-export interface ImapConnectionOptions {
+/** Which hosts a connection may reach, and how names are resolved. */
+export interface HostPolicy {
+  /**
+   * Hosts or addresses that may be private: IMAP_ALLOWED_HOSTS, and the hosts the operator or the
+   * product configured (MAIL_PROVIDER_OVERRIDES, Proton Mail Bridge on loopback). Empty: public only.
+   */
+  allowedHosts?: ReadonlySet<string>;
+  /** The system resolver unless a test plays DNS. */
+  lookup?: HostLookup;
+}
+
+export interface ImapConnectionOptions extends HostPolicy {
   host: string;
   port: number;
   /** true: TLS from the first byte; false: STARTTLS when the server offers it. */
@@ -30,10 +50,52 @@ export const AUTH_REFUSED = 'The mail server refused the email address or app pa
 // change a password that is fine.
 const TRANSIENT_LOGIN_CODES = new Set(['UNAVAILABLE', 'INUSE', 'LIMIT', 'SERVERBUG', 'OVERQUOTA']);
 
-export function newClient(options: ImapConnectionOptions): ImapFlow {
+/** The host resolves to an address this server may not contact (private network, loopback…). */
+export class MailHostForbiddenError extends MailConnectionError {}
+
+export interface ConnectTarget {
+  /** Where to connect: every address the host resolved to, each judged by the policy. */
+  addresses: string[];
+  /** The name for TLS SNI and the certificate check; none for an address literal. */
+  servername: string | undefined;
+}
+
+/**
+ * Resolves and judges a mail server's host for one connect. Throws MailHostForbiddenError for an
+ * address the policy refuses and MailConnectionError for a name that does not resolve, so callers
+ * treat both as a server that cannot be reached (502 on screen, status `error` after a scan).
+ */
+export async function connectTarget(
+  where: { host: string; port: number },
+  policy: HostPolicy,
+): Promise<ConnectTarget> {
+  const bare = where.host.replace(/^\[|\]$/g, '');
+  try {
+    const addresses = await resolvePublicHost(bare, policy.allowedHosts, policy.lookup);
+    return { addresses, servername: isIP(bare) ? undefined : bare };
+  } catch (err) {
+    if (err instanceof ForbiddenAddressError) {
+      throw new MailHostForbiddenError(
+        `The mail server ${where.host} is on a private network that Inbox Genie may not connect to.`,
+        { cause: err },
+      );
+    }
+    throw new MailConnectionError(`Could not reach the mail server at ${where.host}:${where.port}.`, {
+      cause: err,
+    });
+  }
+}
+
+/** ImapFlow's options for one address of the server; it passes host and servername to net/tls.connect. */
+export function imapFlowOptions(
+  options: ImapConnectionOptions,
+  target: { address: string; servername: string | undefined },
+): ImapFlowOptions {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const client = new ImapFlow({
-    host: options.host,
+  return {
+    host: target.address,
+    // TLS (from the first byte or after STARTTLS) presents and verifies the name, not the address.
+    servername: target.servername,
     port: options.port,
     secure: options.secure,
     auth: { user: options.user, pass: options.password },
@@ -43,22 +105,40 @@ export function newClient(options: ImapConnectionOptions): ImapFlow {
     socketTimeout: timeouts.socket,
     // A scan is a burst of commands; IDLE between them would only add round trips.
     disableAutoIdle: true,
-  });
+  };
+}
+
+function newClient(
+  options: ImapConnectionOptions,
+  target: { address: string; servername: string | undefined },
+): ImapFlow {
+  const client = new ImapFlow(imapFlowOptions(options, target));
   // ImapFlow reports socket failures as 'error' events too; unheard, Node would end the process.
   client.on('error', (err) => options.logger?.warn({ msg: 'IMAP connection error', err }));
   return client;
 }
 
+// Failures that come at once and say nothing of the server's other addresses (an IPv6 route missing).
+const NEXT_ADDRESS = new Set(['ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL']);
+
 /** Connects and logs in, turning every failure into MailAuthError or MailConnectionError. */
 export async function openClient(options: ImapConnectionOptions): Promise<ImapFlow> {
-  const client = newClient(options);
-  try {
-    await client.connect();
-    return client;
-  } catch (err) {
-    client.close();
-    throw toMailError(err, options, 'connect');
+  const { addresses, servername } = await connectTarget(options, options);
+  let failure: Error | undefined;
+  for (const address of addresses) {
+    const client = newClient(options, { address, servername });
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      client.close();
+      failure = toMailError(err, options, 'connect');
+      if (!NEXT_ADDRESS.has((err as { code?: string } | null)?.code ?? '')) throw failure;
+    }
   }
+  throw (
+    failure ?? new MailConnectionError(`Could not reach the mail server at ${options.host}:${options.port}.`)
+  );
 }
 
 export async function closeClient(client: ImapFlow): Promise<void> {
