@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { API_PREFIXES } from '../contract/routes.js';
 import type { Config } from './config.js';
-import type { Db } from './db/index.js';
+import { checkpointAfterDelete, type Db } from './db/index.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAccountsRepository } from './features/accounts/repository.js';
 import { createAccountsService } from './features/accounts/service.js';
@@ -79,6 +79,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repo: createAccountsRepository(db),
     mailer,
     publicUrl: config.publicUrl,
+    afterDelete: async (user) => {
+      try {
+        await mailer.forget?.(user.email);
+        await checkpointAfterDelete(db);
+      } catch (err) {
+        app.log.error({ err }, 'cleaning up after an account deletion failed');
+      }
+    },
   });
   const settings = createSettingsService(db);
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
@@ -27,6 +27,15 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, db: database.db });
   if (!config.webRoot) app.log.warn('No built web app found (run `npm run build`); serving the API only.');
+  // The product creates DATA_DIR as 0700; one that already existed keeps the mode it had. The files in it
+  // are private anyway (secret key, database, outbox), but their names and the folder's listing are not.
+  const dataDirMode = statSync(config.dataDir).mode & 0o777;
+  if (dataDirMode & 0o077) {
+    app.log.warn(
+      { dataDir: config.dataDir, mode: dataDirMode.toString(8) },
+      `DATA_DIR ${config.dataDir} can be read by other users of this machine; run chmod 700 on it`,
+    );
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,6 +1,7 @@
+import { chmodSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
@@ -39,15 +40,56 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await migrateToLatest(db as Kysely<unknown>, schema);
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  const file = path.join(options.dataDir, 'inbox-genie.sqlite');
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = openPrivately(path.join(options.dataDir, 'inbox-genie.sqlite'));
   // WAL with synchronous=NORMAL: a crash of the process loses nothing committed; only a power cut can
   // lose the last transactions (never corrupts), and commits skip an fsync each.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Deleted rows are overwritten with zeros, not left in free space where later writes of the same page
+  // would copy them into the WAL again (an account deletion must not linger).
+  sqlite.pragma('secure_delete = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrateToLatest(db as Kysely<unknown>);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Opens the SQLite file so that it, its -wal and its -shm are the owner's only (0600), whatever the
+ * mode of DATA_DIR and the process umask: they hold password hashes, sessions and sealed mailbox
+ * secrets. Files an earlier start left open to others are closed first; new ones are created under a
+ * umask of 077 (SQLite creates -wal and -shm at the first read in WAL mode, and later gives them the
+ * database file's mode when it makes them again).
+ */
+function openPrivately(file: string): SQLite.Database {
+  const files = [file, `${file}-wal`, `${file}-shm`];
+  const restrict = () => {
+    for (const f of files) if (existsSync(f)) chmodSync(f, 0o600);
+  };
+  restrict();
+  let previous: number | null = null;
+  try {
+    previous = process.umask(0o077);
+  } catch {
+    // Worker threads may not change the umask; the chmod below still applies.
+  }
+  try {
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
+    restrict();
+    return sqlite;
+  } finally {
+    if (previous !== null) process.umask(previous);
+  }
+}
+
+/**
+ * After an account deletion on SQLite: copies the write-ahead log into the database and truncates it,
+ * so the deleted rows do not linger in the -wal file until later writes happen to overwrite them.
+ * Nothing to do on PostgreSQL.
+ */
+export async function checkpointAfterDelete(db: Db): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }

@@ -27,6 +27,16 @@ export interface NewSession {
   redirectUrl: string;
 }
 
+/**
+ * Sessions that just ended, for whoever holds connections opened with them (live sockets): one session
+ * (logout), or every session of a user but the one kept (password reset; account deletion keeps none).
+ * Ids are session ids as stored (the hash of the cookie's token, see `sessionIdOf`).
+ */
+export type EndedSessions = { sessionId: string } | { userId: string; exceptSessionId: string | null };
+
+/** The stored id of the session a cookie's token opens. */
+export const sessionIdOf = (token: string): string => hashToken(token);
+
 /** Where a reset mail that could not be prepared or sent is reported (the request's logger). */
 export interface ResetMailLog {
   error(details: Record<string, unknown>, message: string): void;
@@ -37,16 +47,30 @@ export interface AccountsDeps {
   mailer: Mailer;
   publicUrl: string;
   now?: () => number;
+  /** Runs once an account is deleted: what is kept outside its rows (outbox mail, the SQLite WAL). */
+  afterDelete?: (user: { id: string; email: string }) => Promise<void>;
 }
 
 // Callers outside accounts (mailboxes, OAuth) import it from here; the rule itself is in the contract.
 export { normalizeEmail };
 
-export function createAccountsService({ repo, mailer, publicUrl, now = Date.now }: AccountsDeps) {
+export function createAccountsService({
+  repo,
+  mailer,
+  publicUrl,
+  now = Date.now,
+  afterDelete,
+}: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
   // Reset mails being prepared or sent, by address: a second request while one is under way adds none.
   const resetMails = new Map<string, Promise<void>>();
+  const endedListeners: Array<(ended: EndedSessions) => void> = [];
+
+  /** Told after the rows are gone, so a connection that tries again is refused. */
+  function sessionsEnded(ended: EndedSessions): void {
+    for (const listener of endedListeners) listener(ended);
+  }
 
   /**
    * Looks the address up and, unless a link went to it within the cooldown (a row any instance may have
@@ -93,6 +117,11 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
   }
 
   return {
+    /** Registers who must let go of connections when sessions end (live/). */
+    onSessionsEnded(listener: (ended: EndedSessions) => void): void {
+      endedListeners.push(listener);
+    },
+
     async signup(input: { email: string; password: string }): Promise<NewSession> {
       const error = validateEmail(input.email) ?? validateNewPassword(input.password);
       if (error) throw badRequest(error);
@@ -150,7 +179,10 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
     },
 
     async logout(token: string | undefined): Promise<void> {
-      if (token) await repo.deleteSession(hashToken(token));
+      if (!token) return;
+      const sessionId = sessionIdOf(token);
+      await repo.deleteSession(sessionId);
+      sessionsEnded({ sessionId });
     },
 
     /**
@@ -185,7 +217,9 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       const userId = await repo.consumePasswordReset(hashToken(input.token), now());
       if (!userId) throw badRequest(MESSAGES.resetTokenInvalid);
       await repo.setPasswordHash(userId, passwordHash);
-      await repo.deleteOtherSessions(userId, currentSessionToken ? hashToken(currentSessionToken) : null);
+      const kept = currentSessionToken ? sessionIdOf(currentSessionToken) : null;
+      await repo.deleteOtherSessions(userId, kept);
+      sessionsEnded({ userId, exceptSessionId: kept });
     },
 
     async deleteAccount(userId: string): Promise<void> {
@@ -194,6 +228,8 @@ export function createAccountsService({ repo, mailer, publicUrl, now = Date.now 
       const user = await repo.findUserById(userId);
       if (user) await resetMails.get(user.email);
       await repo.deleteUser(userId);
+      sessionsEnded({ userId, exceptSessionId: null });
+      if (user) await afterDelete?.({ id: user.id, email: user.email });
     },
 
     async hasActiveSubscription(userId: string): Promise<boolean> {
