@@ -64,16 +64,18 @@ export function createScansService({
         // Raw From values repeat across a mailbox; each is parsed once per scan.
         const fromCache = new Map<string, Sender | null>();
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
-        const blocked = new Set(
-          (
-            await db
-              .selectFrom('block_rules')
-              .select('address')
-              .where('mailbox_id', '=', mailboxId)
-              .where('provider_ref', 'is', null)
-              .execute()
-          ).map((r) => r.address),
-        );
+        const ownBlockRules = async () =>
+          new Set(
+            (
+              await db
+                .selectFrom('block_rules')
+                .select('address')
+                .where('mailbox_id', '=', mailboxId)
+                .where('provider_ref', 'is', null)
+                .execute()
+            ).map((r) => r.address),
+          );
+        const blocked = await ownBlockRules();
         const blockedSeen = new Set<string>();
         for await (const batch of batches) {
           const { newSubscriptionIds } = await repo.commitBatch(
@@ -92,8 +94,12 @@ export function createScansService({
             if (address && blocked.has(address)) blockedSeen.add(address);
           }
         }
-        // New mail from a blocked sender goes to the trash at this check.
-        for (const address of blockedSeen) await provider.moveToTrash({ from: address });
+        // New mail from a blocked sender goes to the trash at this check, unless the user kept the
+        // sender (Keep lifts the block) while the check ran.
+        const stillBlocked = await ownBlockRules();
+        for (const address of blockedSeen) {
+          if (stillBlocked.has(address)) await provider.moveToTrash({ from: address });
+        }
         await repo.markScanComplete(mailboxId, now());
         try {
           await afterCheck?.(userId, mailboxId);
