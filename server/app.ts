@@ -124,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server,
     accounts,
     (header) => app.parseCookie(header),
+    config.publicUrl,
     livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
   );
   const scans = createScansService({

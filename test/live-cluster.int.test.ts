@@ -14,7 +14,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live events across instances on
   beforeAll(async () => {
     api = await createTestApp('postgres');
     // The second instance shares the first one's database and channel.
-    worker = await createTestApp('postgres', {}, () => ({ config: api.config }));
+    worker = await createTestApp('postgres', {}, () => ({ config: api.config, db: api.db }));
     await api.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -56,6 +56,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live events across instances on
       expect(await received).toEqual(item);
     } finally {
       clearInterval(timer);
+    }
+  });
+
+  it('closes a socket held by this instance when the session is ended through another one', async () => {
+    const client = new Client(api.app);
+    await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    const url = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+    const tab = connect(url, {
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie: client.cookieHeader() },
+    });
+    try {
+      await new Promise((r) => tab.on('connect', () => r(null)));
+      const gone = new Promise<string>((r) => tab.on('disconnect', r));
+      // The same browser's logout reaches the other instance (same secret, same database).
+      const out = await worker.app.inject({
+        method: 'POST',
+        url: '/auth/logout',
+        headers: { cookie: client.cookieHeader(), 'x-csrf-token': await client.token() },
+      });
+      expect(out.statusCode).toBe(200);
+      expect(await gone).toBe('io server disconnect');
+    } finally {
+      tab.close();
     }
   });
 });

@@ -1,8 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from '../contract/api.js';
-import { Client, createTestApp, type TestApp, uniqueEmail } from './helpers/app.js';
+import {
+  Client,
+  createTestApp,
+  readOutbox,
+  resetTokenFrom,
+  type TestApp,
+  uniqueEmail,
+} from './helpers/app.js';
 
 describe('live events over socket.io', () => {
   let t: TestApp;
@@ -16,6 +23,9 @@ describe('live events over socket.io', () => {
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
+    // Closing the app while a polling client's close request is in flight holds the server up to a
+    // ping interval: let the server see every socket gone first.
+    await vi.waitFor(() => expect(t.app.live.io.engine.clientsCount).toBe(0));
     await t?.close();
   });
 
@@ -32,15 +42,122 @@ describe('live events over socket.io', () => {
     return { cookie: `ig_session=${token}`, userId: user.id };
   }
 
-  function open(cookie?: string): Socket {
+  function open(
+    cookie?: string,
+    headers: Record<string, string> = {},
+    transports: ('websocket' | 'polling')[] = ['websocket'],
+  ): Socket {
     const socket = connect(url, {
-      transports: ['websocket'],
+      transports,
       reconnection: false,
-      extraHeaders: cookie ? { cookie } : {},
+      extraHeaders: { ...(cookie ? { cookie } : {}), ...headers },
     });
     sockets.push(socket);
     return socket;
   }
+
+  /** Resolves with 'connected' or the connect error's message, whichever comes first. */
+  function outcome(socket: Socket): Promise<string> {
+    return new Promise((resolve) => {
+      socket.once('connect', () => resolve('connected'));
+      socket.once('connect_error', (error) => resolve(`refused: ${error.message}`));
+    });
+  }
+
+  function disconnected(socket: Socket): Promise<string> {
+    return new Promise((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+  }
+
+  /** A signed-in browser: the inject client (cookies, CSRF) and a socket it opened. */
+  async function signedInTab(email = uniqueEmail()) {
+    const client = new Client(t.app);
+    const first = await client.post('/auth/signup', { email, password: 'long enough' });
+    if (first.statusCode === 409) await client.post('/auth/signin', { email, password: 'long enough' });
+    const socket = open(client.cookieHeader());
+    expect(await outcome(socket)).toBe('connected');
+    return { client, socket, email };
+  }
+
+  describe('Origin', () => {
+    // PUBLIC_URL is http://localhost:3000 in the test apps.
+    it.each([
+      ['another port', 'http://localhost:3001'],
+      ['a sibling subdomain', 'http://evil.localhost:3000'],
+      ['another scheme', 'https://localhost:3000'],
+      ['an opaque origin', 'null'],
+    ])('refuses a socket from %s, even with a valid session cookie', async (_name, origin) => {
+      const { cookie } = await sessionCookie();
+      for (const transports of [['websocket'], ['polling']] as const) {
+        const socket = open(cookie, { origin }, [...transports]);
+        expect(await outcome(socket), transports[0]).toMatch(/^refused/);
+      }
+    });
+
+    it("accepts PUBLIC_URL's origin, and the same port on another loopback name", async () => {
+      const { cookie } = await sessionCookie();
+      for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+        for (const transports of [['websocket'], ['polling']] as const) {
+          const socket = open(cookie, { origin }, [...transports]);
+          expect(await outcome(socket), `${origin} ${transports[0]}`).toBe('connected');
+        }
+      }
+    });
+
+    it('accepts no Origin (same-origin polling, non-browser clients) unless the browser says cross-site', async () => {
+      const { cookie } = await sessionCookie();
+      expect(await outcome(open(cookie, {}, ['polling']))).toBe('connected');
+      expect(await outcome(open(cookie, { 'sec-fetch-site': 'same-origin' }, ['polling']))).toBe('connected');
+      expect(await outcome(open(cookie, { 'sec-fetch-site': 'same-site' }, ['polling']))).toMatch(/^refused/);
+      expect(await outcome(open(cookie, { 'sec-fetch-site': 'cross-site' }, ['polling']))).toMatch(
+        /^refused/,
+      );
+    });
+  });
+
+  describe('when the session ends', () => {
+    it('disconnects the sockets of that session at logout, and they cannot reconnect', async () => {
+      const tab = await signedInTab();
+      const secondTab = open(tab.client.cookieHeader());
+      expect(await outcome(secondTab)).toBe('connected');
+      // The same user signed in on another device keeps its socket.
+      const other = await signedInTab(tab.email);
+      const gone = [disconnected(tab.socket), disconnected(secondTab)];
+
+      expect((await tab.client.post('/auth/logout')).statusCode).toBe(200);
+      expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
+      expect(other.socket.connected).toBe(true);
+
+      tab.socket.connect();
+      expect(await outcome(tab.socket)).toBe('refused: Not signed in');
+    });
+
+    it("disconnects every other session's sockets at a password reset", async () => {
+      const tab = await signedInTab();
+      const gone = disconnected(tab.socket);
+      await new Client(t.app).post('/auth/forgot-password', { email: tab.email });
+      const mail = await vi.waitFor(async () => {
+        const found = (await readOutbox(t.dataDir)).find((m) => m.to === tab.email);
+        expect(found).toBeDefined();
+        return found!;
+      });
+      const reset = await new Client(t.app).post('/auth/reset-password', {
+        token: resetTokenFrom(mail),
+        password: 'a new password',
+      });
+      expect(reset.statusCode).toBe(200);
+      expect(await gone).toBe('io server disconnect');
+    });
+
+    it("disconnects all the user's sockets when the account is deleted", async () => {
+      const tab = await signedInTab();
+      const other = await signedInTab(tab.email);
+      const bystander = await signedInTab();
+      const gone = [disconnected(tab.socket), disconnected(other.socket)];
+      expect((await tab.client.delete('/delete-account')).statusCode).toBe(200);
+      expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
+      expect(bystander.socket.connected).toBe(true);
+    });
+  });
 
   it('refuses a socket without a session', async () => {
     const socket = open();

@@ -1,9 +1,9 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingHttpHeaders } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.js';
-import type { AccountsService } from '../features/accounts/service.js';
+import { type AccountsService, sessionIdOf } from '../features/accounts/service.js';
 import { SESSION_COOKIE } from '../http/plugins/session.js';
 
 export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -18,32 +18,88 @@ export interface Live {
 }
 
 export const userRoom = (userId: string) => `user:${userId}`;
+/** Every socket opened with one session (by its stored id), so a logout closes exactly those. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * socket.io on the same origin as the API. A socket is accepted only with a valid session cookie
- * and joins the room of its user, so events reach every open tab of that user and no one else.
+ * The origins whose pages may open a socket: PUBLIC_URL's. When PUBLIC_URL is on a loopback name (the
+ * default http://localhost:3000), the same scheme and port on the other loopback names too: it is the
+ * same server on the same machine, and a product started on localhost is often opened at 127.0.0.1.
+ */
+export function allowedOrigins(publicUrl: string): Set<string> {
+  const url = new URL(publicUrl);
+  const origins = new Set([url.origin]);
+  if (LOOPBACK.has(url.hostname)) {
+    const port = url.port ? `:${url.port}` : '';
+    for (const host of LOOPBACK) origins.add(`${url.protocol}//${host}${port}`);
+  }
+  return origins;
+}
+
+/**
+ * Whether a handshake may proceed. A browser names the page's origin on every WebSocket handshake and on
+ * every cross-origin request, so a foreign page is refused by its Origin. No Origin is accepted: it is a
+ * same-origin polling GET (browsers leave Origin out there) or a client that is not a browser, which can
+ * only carry a session cookie it already holds. A no-Origin request the browser itself marks as not
+ * same-origin (Sec-Fetch-Site: a no-cors GET from a sibling site) is refused too.
+ */
+export function handshakeAllowed(headers: IncomingHttpHeaders, allowed: Set<string>): boolean {
+  const origin = headers.origin;
+  if (origin !== undefined) return allowed.has(origin);
+  const site = headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin';
+}
+
+/**
+ * socket.io on the same origin as the API. A socket is accepted only from the product's own origin and
+ * with a valid session cookie; it joins the room of its user, so events reach every open tab of that
+ * user and no one else, and the room of its session, so it is closed when that session ends.
  */
 export function attachLive(
   server: HttpServer,
   accounts: AccountsService,
   parseCookie: (header: string) => Record<string, string | undefined>,
+  publicUrl: string,
   cluster?: { pool: pg.Pool; channelPrefix: string },
 ): Live {
-  const io: LiveServer = new Server(server, { serveClient: false, cors: { origin: false } });
+  const origins = allowedOrigins(publicUrl);
+  const io: LiveServer = new Server(server, {
+    serveClient: false,
+    cors: { origin: false },
+    allowRequest: (req, callback) => {
+      const ok = handshakeAllowed(req.headers, origins);
+      callback(ok ? null : 'This page may not open a live connection.', ok);
+    },
+  });
   // On PostgreSQL, events fan out to every instance through LISTEN/NOTIFY, so a job run by a
-  // worker process reaches the sockets held by the API processes.
+  // worker process reaches the sockets held by the API processes; disconnects fan out the same way.
   if (cluster) io.adapter(createAdapter(cluster.pool, { channelPrefix: cluster.channelPrefix }));
   io.use(async (socket, next) => {
     try {
-      const cookies = parseCookie(socket.handshake.headers.cookie ?? '');
-      const user = await accounts.sessionUser(cookies[SESSION_COOKIE]);
-      if (!user) return next(new Error('Not signed in'));
+      const token = parseCookie(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
+      const user = await accounts.sessionUser(token);
+      if (!user || !token) return next(new Error('Not signed in'));
       socket.data.userId = user.userId;
-      await socket.join(userRoom(user.userId));
+      socket.data.sessionId = sessionIdOf(token);
+      await socket.join([userRoom(user.userId), sessionRoom(socket.data.sessionId)]);
       next();
     } catch (error) {
       next(error as Error);
     }
+  });
+  // A socket lives no longer than its session: logout closes that session's sockets, a password reset
+  // every other session's, an account deletion all of the user's, on whichever instance holds them.
+  // They cannot come back: the handshake checks the session, which is gone.
+  accounts.onSessionsEnded((ended) => {
+    const target =
+      'sessionId' in ended
+        ? io.in(sessionRoom(ended.sessionId))
+        : ended.exceptSessionId
+          ? io.in(userRoom(ended.userId)).except(sessionRoom(ended.exceptSessionId))
+          : io.in(userRoom(ended.userId));
+    target.disconnectSockets(true);
   });
   return {
     io,
