@@ -62,12 +62,13 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
     await t?.close();
   });
 
-  async function connectedUser() {
+  async function connectedUser(extra: string[] = []) {
     const email = uniqueEmail('preview').replace('@example.com', '@yahoo.com');
     const password = 'app-password-1234';
     await dovecot.addUser({ user: email, password });
     await dovecot.deliver(email, 'INBOX', newsletter('Issue 1', 3));
     await dovecot.deliver(email, 'INBOX', newsletter('Issue 2', 2));
+    for (const raw of extra) await dovecot.deliver(email, 'INBOX', raw);
     const client = new Client(t.app);
     expect(
       (await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' })).statusCode,
@@ -149,6 +150,31 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
     const stale = messages[0]!.id.replace(/\/\d+\/(\d+)$/, '/1/$1');
     const res2 = await client.post('/get-message-preview', { subscriptionId: news.id, messageId: stale });
     expect(res2.statusCode).toBe(404);
+  });
+
+  it('answers 404 with the spec text for a message its MIME parser gives up on', async () => {
+    // More parts than the parser accepts (mailparser stops at 1,000 child nodes and throws).
+    const parts = Array.from(
+      { length: 1500 },
+      (_, i) => `--b1\r\nContent-Type: text/plain\r\n\r\npart ${i}\r\n`,
+    );
+    const raw = [
+      'From: Daily News <news@daily.example>',
+      'Subject: Pathological',
+      `Date: ${daysAgo(1).toUTCString()}`,
+      'List-Unsubscribe: <https://daily.example/u/1>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      `${parts.join('')}--b1--`,
+      '',
+    ].join('\r\n');
+    const { client, news, messages } = await connectedUser([raw]);
+    const target = messages.find((m) => m.subject === 'Pathological');
+    expect(target).toBeDefined();
+    const res = await client.post('/get-message-preview', { subscriptionId: news.id, messageId: target!.id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: NOT_FOUND });
   });
 
   it('answers 404 for another user’s subscription and message', async () => {

@@ -86,21 +86,118 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
       .selectAll()
       .where('address', '=', 'pal@y.example')
       .executeTakeFirstOrThrow();
-    expect(pal).toMatchObject({ message_count: 2, is_subscription: 1, list_signal: 1, last_message_at: 400 });
+    // One list message beside personal mail does not make a correspondent a subscription.
+    expect(pal).toMatchObject({
+      message_count: 2,
+      list_message_count: 1,
+      is_subscription: 0,
+      list_signal: 1,
+      last_message_at: 400,
+    });
+    expect(news).toMatchObject({ list_message_count: 2 });
     expect(first.newSubscriptionIds).toEqual([news.id]);
-    expect(second.newSubscriptionIds).toEqual([pal.id]);
+    expect(second.newSubscriptionIds).toEqual([]);
     const refs = await t.db
       .selectFrom('messages')
       .select('provider_id')
       .where('mailbox_id', '=', 'm1')
       .orderBy('provider_id')
       .execute();
-    expect(refs.map((r) => r.provider_id)).toEqual(['a1', 'a2', 'a3', 'b2']);
+    expect(refs.map((r) => r.provider_id)).toEqual(['a1', 'a2', 'a3']);
     const mailboxRow = await t.db
       .selectFrom('mailboxes')
       .select('sync_state')
       .where('id', '=', 'm1')
       .executeTakeFirstOrThrow();
     expect(JSON.parse(mailboxRow.sync_state!)).toEqual({ step: 2 });
+  });
+
+  // Item 15 of issue 7: the rule holds over the running totals, in whatever order batches bring the
+  // spoofed and the personal mail.
+  describe('list evidence across batches', () => {
+    let n = 0;
+    const repo = () => createScansRepository(t.db);
+    async function mailbox(): Promise<{ id: string; userId: string }> {
+      n += 1;
+      const id = `m-evidence-${n}`;
+      await t.db
+        .insertInto('mailboxes')
+        .values({
+          id,
+          user_id: 'u1',
+          email: `${id}@x.example`,
+          provider: 'imap',
+          secret: null,
+          created_at: 0,
+        })
+        .execute();
+      return { id, userId: 'u1' };
+    }
+    const personal = (id: string) => msg(id, 100, { From: 'Pal <pal@y.example>', Subject: 'Hi' });
+    const spoofed = (id: string) => msg(id, 200, { From: 'Pal <pal@y.example>', Precedence: 'bulk' });
+    const sender = (mailboxId: string) =>
+      t.db
+        .selectFrom('senders')
+        .select(['id', 'message_count', 'list_message_count', 'is_subscription'])
+        .where('mailbox_id', '=', mailboxId)
+        .where('address', '=', 'pal@y.example')
+        .executeTakeFirstOrThrow();
+
+    it('personal mail first, then one spoofed list message: never listed', async () => {
+      const mb = await mailbox();
+      await repo().commitBatch(mb, ['p1', 'p2', 'p3', 'p4'].map(personal), { s: 1 }, 1);
+      const result = await repo().commitBatch(mb, [spoofed('s1')], { s: 2 }, 2);
+      expect(result.newSubscriptionIds).toEqual([]);
+      expect(await sender(mb.id)).toMatchObject({
+        message_count: 5,
+        list_message_count: 1,
+        is_subscription: 0,
+      });
+    });
+
+    it('the spoofed message first: listed as a new list, unlisted when the personal mail arrives', async () => {
+      const mb = await mailbox();
+      const first = await repo().commitBatch(mb, [spoofed('s1')], { s: 1 }, 1);
+      const listed = await sender(mb.id);
+      expect(first.newSubscriptionIds).toEqual([listed.id]);
+      expect(listed).toMatchObject({ message_count: 1, list_message_count: 1, is_subscription: 1 });
+      await repo().commitBatch(mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
+      expect(await sender(mb.id)).toMatchObject({
+        message_count: 3,
+        list_message_count: 1,
+        is_subscription: 0,
+      });
+      // A second list message makes it a list that also sends personal notes.
+      const third = await repo().commitBatch(mb, [spoofed('s2')], { s: 3 }, 3);
+      expect(third.newSubscriptionIds).toEqual([listed.id]);
+      expect(await sender(mb.id)).toMatchObject({
+        message_count: 4,
+        list_message_count: 2,
+        is_subscription: 1,
+      });
+    });
+
+    it('keeps a sender the user acted on listed when personal mail arrives', async () => {
+      const mb = await mailbox();
+      await repo().commitBatch(mb, [spoofed('s1')], { s: 1 }, 1);
+      await t.db.updateTable('senders').set({ category: 'kept' }).where('mailbox_id', '=', mb.id).execute();
+      await repo().commitBatch(mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
+      expect(await sender(mb.id)).toMatchObject({
+        message_count: 3,
+        list_message_count: 1,
+        is_subscription: 1,
+      });
+    });
+
+    it('counts a replayed message once in both counts', async () => {
+      const mb = await mailbox();
+      await repo().commitBatch(mb, [spoofed('s1'), personal('p1')], { s: 1 }, 1);
+      await repo().commitBatch(mb, [spoofed('s1'), personal('p1'), spoofed('s2')], { s: 2 }, 2);
+      expect(await sender(mb.id)).toMatchObject({
+        message_count: 3,
+        list_message_count: 2,
+        is_subscription: 1,
+      });
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { simpleParser } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import type { SubscriptionMessage } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { HttpError } from '../../lib/errors.js';
@@ -71,7 +71,14 @@ export function createPreviewService({ db, providers }: PreviewDeps) {
       }
       if (!source) throw new HttpError(404, PREVIEW_NOT_FOUND);
 
-      const parsed = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true });
+      let parsed: ParsedMail;
+      try {
+        parsed = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true });
+      } catch {
+        // The parser gives up on pathological structure (over 1,000 parts, a header block over 1 MB):
+        // the message cannot be shown here, which the user is told as for a message that is gone.
+        throw new HttpError(404, PREVIEW_NOT_FOUND);
+      }
       return previewDocument(
         { html: typeof parsed.html === 'string' ? parsed.html : null, text: parsed.text ?? '' },
         { loadImages: req.loadImages === true },

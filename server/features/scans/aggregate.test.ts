@@ -84,4 +84,37 @@ describe('tallyBatch', () => {
     );
     expect([...cache.keys()]).toEqual(['', 'MAILER-DAEMON', 'Same <same@x.example>']);
   });
+
+  it('counts the messages that carry list evidence, each one, whatever links are already held', () => {
+    const tallies = tallyBatch([
+      msg('1', 50, { From: 'news@x.example', 'List-Unsubscribe': '<https://x.example/new>' }),
+      // Older links than the ones held: not read for links, still list evidence.
+      msg('2', 40, { From: 'news@x.example', 'List-Unsubscribe': '<https://x.example/old>' }),
+      msg('3', 30, { From: 'news@x.example', 'List-Id': '<news.x.example>' }),
+      msg('4', 20, { From: 'news@x.example', Precedence: 'List' }),
+      // No usable URI, other Precedence, nothing: not list evidence.
+      msg('5', 10, { From: 'news@x.example', 'List-Unsubscribe': '<ftp://x.example/u>' }),
+      msg('6', 10, { From: 'news@x.example', Precedence: 'junk' }),
+      msg('7', 10, { From: 'news@x.example' }),
+    ]);
+    expect(tallies.get('news@x.example')).toMatchObject({ count: 7, listCount: 4, isSubscription: true });
+  });
+
+  it('does not let one list message make a correspondent a subscription', () => {
+    const personal = (id: string) =>
+      msg(id, Number(id), { From: 'Pal <pal@y.example>', Subject: `Hi ${id}` });
+    const spoofed = msg('9', 9, { From: 'Pal <pal@y.example>', Precedence: 'bulk', Subject: 'Buy' });
+    const tallies = tallyBatch([personal('1'), personal('2'), spoofed, personal('3'), personal('4')]);
+    expect(tallies.get('pal@y.example')).toMatchObject({
+      count: 5,
+      listCount: 1,
+      isSubscription: false,
+      listSignal: true,
+    });
+    // A newsletter's first message is enough, and so are two list messages beside personal mail.
+    expect(tallyBatch([spoofed]).get('pal@y.example')).toMatchObject({ count: 1, isSubscription: true });
+    expect(tallyBatch([personal('1'), spoofed, { ...spoofed, id: '10' }]).get('pal@y.example')).toMatchObject(
+      { count: 3, listCount: 2, isSubscription: true },
+    );
+  });
 });

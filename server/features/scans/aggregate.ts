@@ -10,13 +10,25 @@ export interface SenderTally {
   /** Display name of the newest message seen in the batch. */
   name: string;
   count: number;
+  /** Messages carrying list evidence: a usable List-Unsubscribe, List-Id or Precedence bulk/list. */
+  listCount: number;
   lastMessageAt: number | null;
-  /** Any message of the batch carried a usable List-Unsubscribe, List-Id or Precedence bulk/list. */
+  /** The batch alone makes the sender a subscription (isListSender). */
   isSubscription: boolean;
   listSignal: boolean;
   /** Unsubscribe URIs of the newest message of the batch that had any. */
   unsubscribe: { http: string[]; mailto: string[]; oneClick: boolean; seenAt: number | null } | null;
   messages: Array<{ id: string; folder: string; subject: string; date: number | null }>;
+}
+
+/**
+ * The detection rule over a sender's messages (docs/decisions.md, "One forged list message does not make
+ * a subscription"): list evidence, and either no message without it (a new newsletter is listed from its
+ * first message) or at least two with it (a newsletter that also sends personal notes). A From is easily
+ * forged, so one list message among personal mail does not turn a correspondent into a subscription.
+ */
+export function isListSender(count: number, listCount: number): boolean {
+  return listCount > 0 && (listCount === count || listCount >= 2);
 }
 
 const newer = (a: number | null, b: number | null) =>
@@ -46,6 +58,7 @@ export function tallyBatch(
         address,
         name,
         count: 0,
+        listCount: 0,
         lastMessageAt: message.date,
         isSubscription: false,
         listSignal: false,
@@ -61,14 +74,15 @@ export function tallyBatch(
     }
     const listSignal = hasListSignal(message.fields);
     tally.listSignal ||= listSignal;
-    tally.isSubscription ||= listSignal;
-    // List-Unsubscribe is read only where it can change the outcome: while the sender is not yet
-    // known to have links, or when this message is newer than the one whose links are held.
+    // List-Unsubscribe is read when it can be list evidence (no List-Id or Precedence said so already)
+    // or can change the links held: while the sender has none, or when this message is newer.
     const headers = message.fields.listUnsubscribe;
-    if (headers.length > 0 && (!tally.unsubscribe || newer(message.date, tally.unsubscribe.seenAt))) {
+    const newerLinks = !tally.unsubscribe || newer(message.date, tally.unsubscribe.seenAt);
+    let hasLinks = false;
+    if (headers.length > 0 && (!listSignal || newerLinks)) {
       const links = parseListUnsubscribe(headers);
-      if (links.all.length > 0) {
-        tally.isSubscription = true;
+      hasLinks = links.all.length > 0;
+      if (hasLinks && newerLinks) {
         tally.unsubscribe = {
           http: links.https,
           mailto: links.mailto,
@@ -77,6 +91,8 @@ export function tallyBatch(
         };
       }
     }
+    if (listSignal || hasLinks) tally.listCount += 1;
+    tally.isSubscription = isListSender(tally.count, tally.listCount);
     tally.messages.push({
       id: message.id,
       folder: message.folder,

@@ -11,7 +11,8 @@ import type { Sender } from './detect.js';
 // upsert per chunk (not one statement per sender): on PostgreSQL every statement is a round trip.
 
 export interface BatchResult {
-  /** Ids of senders that became subscriptions with this batch (for the live event). */
+  /** Ids of senders that became subscriptions with this batch (for the live event). A sender can also
+   *  stop being one (see IS_SUBSCRIPTION); the screens learn that at their next load. */
   newSubscriptionIds: string[];
 }
 
@@ -24,6 +25,16 @@ const LINKS_NEWER =
   'excluded.unsubscribe_seen_at is not null and (senders.unsubscribe_seen_at is null or excluded.unsubscribe_seen_at > senders.unsubscribe_seen_at)';
 const takeIfNewer = <T>(guard: string, column: string) =>
   sql.raw<T>(`case when ${guard} then excluded.${column} else senders.${column} end`);
+// The detection rule (aggregate.ts isListSender) over the running totals, which the SET expressions of
+// an upsert see as `senders.x + excluded.x` (every expression reads the row as it was). A sender the
+// user has acted on (kept, unsubscribed or blocked) stays listed: the screens and the block rule refer
+// to it. An untouched one whose single list message is now outnumbered by personal mail is unlisted.
+const TOTAL = 'senders.message_count + excluded.message_count';
+const LIST_TOTAL = 'senders.list_message_count + excluded.list_message_count';
+const IS_SUBSCRIPTION = sql.raw<number>(
+  `case when ${LIST_TOTAL} > 0 and (${LIST_TOTAL} = ${TOTAL} or ${LIST_TOTAL} >= 2) then 1 ` +
+    `when senders.is_subscription = 1 and senders.category <> 'uncategorized' then 1 else 0 end`,
+);
 const eitherFlag = (column: string) =>
   sql.raw<number>(`case when excluded.${column} = 1 then 1 else senders.${column} end`);
 
@@ -86,6 +97,7 @@ export function createScansRepository(db: Db) {
                 address: t.address,
                 sender_name: t.name,
                 message_count: t.count,
+                list_message_count: t.listCount,
                 last_message_at: t.lastMessageAt,
                 is_subscription: t.isSubscription ? 1 : 0,
                 list_signal: t.listSignal ? 1 : 0,
@@ -100,10 +112,11 @@ export function createScansRepository(db: Db) {
             .onConflict((oc) =>
               oc.columns(['mailbox_id', 'address']).doUpdateSet({
                 message_count: sql<number>`senders.message_count + excluded.message_count`,
+                list_message_count: sql<number>`senders.list_message_count + excluded.list_message_count`,
                 updated_at: sql<number>`excluded.updated_at`,
                 last_message_at: takeIfNewer<number | null>(MESSAGE_NEWER, 'last_message_at'),
                 sender_name: takeIfNewer<string>(MESSAGE_NEWER, 'sender_name'),
-                is_subscription: eitherFlag('is_subscription'),
+                is_subscription: IS_SUBSCRIPTION,
                 list_signal: eitherFlag('list_signal'),
                 one_click: takeIfNewer<number>(LINKS_NEWER, 'one_click'),
                 unsubscribe_http: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_http'),

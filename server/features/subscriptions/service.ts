@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
+import { capName } from '../scans/detect.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -46,7 +47,8 @@ export function createSubscriptionsService(db: Db) {
   const present = (r: Row): Subscription => ({
     id: r.id,
     address: r.address,
-    senderName: r.sender_name,
+    // Names are cut when parsed; a row stored before that cap is cut here, so no list answer carries it.
+    senderName: capName(r.sender_name),
     messageCount: Number(r.message_count),
     category: r.category as SubscriptionCategory,
     lastMessageAt: iso(r.last_message_at),
