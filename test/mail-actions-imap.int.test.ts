@@ -3,7 +3,7 @@ import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseMailto } from '../server/features/scans/list-unsubscribe.js';
+import { parseMailto } from '../server/features/scans/mailto.js';
 import { SecretBox } from '../server/lib/crypto.js';
 import { createProviderFactory } from '../server/mail/index.js';
 import {
@@ -122,9 +122,11 @@ describe('send (the mailto request) through SMTP', () => {
   it('sends the request from the user to the address, subject and body of the mailto URI', async () => {
     const u = await newUser('send');
     const peer = await peerFor(u);
-    const mailto = parseMailto(
+    const request = parseMailto(
       'mailto:leave@news.example?subject=Remove%20me&body=Please%20unsubscribe%20me',
     );
+    if (!request.ok) throw new Error(request.reason);
+    const mailto = request.request;
     const p = u.provider({ smtp: { host: peer.host, port: peer.port, secure: false } });
 
     const result = await p.send({ to: mailto.to, subject: mailto.subject, text: mailto.body });

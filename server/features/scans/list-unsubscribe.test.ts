@@ -6,7 +6,6 @@ import {
   MAX_URIS,
   MAX_VALUE_LENGTH,
   parseListUnsubscribe,
-  parseMailto,
 } from './list-unsubscribe.js';
 
 describe('parseListUnsubscribe', () => {
@@ -211,48 +210,5 @@ describe('isOneClick', () => {
 
   it('finds the marker among several -Post headers', () => {
     expect(isOneClick({ listUnsubscribe: https, listUnsubscribePost: ['junk', ...post] })).toBe(true);
-  });
-});
-
-describe('parseMailto', () => {
-  it('reads recipient, subject and body with percent-decoding', () => {
-    expect(parseMailto('mailto:Majordomo@example.org?body=unsubscribe%20cert-advisory')).toEqual({
-      to: 'Majordomo@example.org',
-      subject: 'unsubscribe',
-      body: 'unsubscribe cert-advisory',
-    });
-    expect(parseMailto('mailto:news@example.com?subject=unsubscribe%20params%3Db0%2B1&body=bye')).toEqual({
-      to: 'news@example.com',
-      subject: 'unsubscribe params=b0+1',
-      body: 'bye',
-    });
-  });
-
-  it("defaults the subject to 'unsubscribe' when absent or empty", () => {
-    expect(parseMailto('mailto:leave-123@example.com').subject).toBe('unsubscribe');
-    expect(parseMailto('mailto:leave-123@example.com?subject=').subject).toBe('unsubscribe');
-  });
-
-  it('keeps + and = in the address and treats field names case-insensitively', () => {
-    expect(parseMailto('MAILTO:gcc-help-unsubscribe-x.klub=gmail.com@gcc.example?SUBJECT=Bye')).toEqual({
-      to: 'gcc-help-unsubscribe-x.klub=gmail.com@gcc.example',
-      subject: 'Bye',
-      body: '',
-    });
-    expect(parseMailto('mailto:list+unsubscribe@example.com').to).toBe('list+unsubscribe@example.com');
-  });
-
-  it('joins several recipients, including a to= field', () => {
-    expect(parseMailto('mailto:a@example.com,%20b@example.com?to=c@example.com').to).toBe(
-      'a@example.com,b@example.com,c@example.com',
-    );
-  });
-
-  it('survives escapes that are not UTF-8', () => {
-    expect(parseMailto('mailto:u@example.com?subject=Caf%E9%20ok').subject).toBe('Caf\uFFFD ok');
-  });
-
-  it('refuses something that is not a mailto URI', () => {
-    expect(() => parseMailto('https://example.com')).toThrow(TypeError);
   });
 });

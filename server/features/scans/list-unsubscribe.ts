@@ -1,4 +1,5 @@
 import { decodeWords, type HeaderFields } from './headers.js';
+import { parseMailto } from './mailto.js';
 
 export interface ListUnsubscribe {
   /** http: and https: URIs (RFC 2369 allows both; only https can be one-click) */
@@ -6,13 +7,6 @@ export interface ListUnsubscribe {
   mailto: string[];
   /** every usable URI, in the sender's order of preference */
   all: string[];
-}
-
-export interface MailtoTarget {
-  /** comma-separated recipients */
-  to: string;
-  subject: string;
-  body: string;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -78,34 +72,6 @@ export function isOneClick(
   return marked && parsed.https.some((uri) => /^https:/i.test(uri));
 }
 
-/** RFC 6068. Header names are case-insensitive; an absent or empty subject becomes 'unsubscribe'. */
-export function parseMailto(uri: string): MailtoTarget {
-  if (!/^mailto:/i.test(uri)) throw new TypeError(`not a mailto: URI: ${uri}`);
-  const rest = uri.slice('mailto:'.length);
-  const q = rest.indexOf('?');
-  const to = splitAddresses(q === -1 ? rest : rest.slice(0, q));
-  let subject = '';
-  let body = '';
-  for (const field of q === -1 ? [] : rest.slice(q + 1).split('&')) {
-    if (!field) continue;
-    const eq = field.indexOf('=');
-    const name = percentDecode(eq === -1 ? field : field.slice(0, eq)).toLowerCase();
-    const raw = eq === -1 ? '' : field.slice(eq + 1);
-    if (name === 'to') to.push(...splitAddresses(raw));
-    else if (name === 'subject' && !subject) subject = percentDecode(raw);
-    else if (name === 'body' && !body) body = percentDecode(raw);
-  }
-  // An unsubscribe mail with no subject is easy for list software to drop as junk.
-  return { to: to.join(','), subject: subject || 'unsubscribe', body };
-}
-
-function splitAddresses(encoded: string): string[] {
-  return percentDecode(encoded)
-    .split(',')
-    .map((a) => a.trim())
-    .filter((a) => a !== '');
-}
-
 function classify(uri: string): 'https' | 'mailto' | null {
   // new URL() would accept 'http:host' and other shorthand no sender means, so demand the authority.
   if (/^https?:\/\//i.test(uri)) {
@@ -115,11 +81,9 @@ function classify(uri: string): 'https' | 'mailto' | null {
       return null;
     }
   }
-  if (/^mailto:/i.test(uri)) {
-    const first = parseMailto(uri).to.split(',')[0] ?? '';
-    const at = first.lastIndexOf('@');
-    return at > 0 && at < first.length - 1 ? 'mailto' : null;
-  }
+  // Only a mailto the engine would send: one plain address (scans/mailto.ts), so a list never offers
+  // a link that could only be refused later.
+  if (/^mailto:/i.test(uri)) return parseMailto(uri).ok ? 'mailto' : null;
   return null; // ftp:, news:, junk: nothing we can act on
 }
 
@@ -243,32 +207,4 @@ function trimCommas(s: string): string {
   while (start < end && s[start] === ',') start++;
   while (end > start && s[end - 1] === ',') end--;
   return s.slice(start, end);
-}
-
-/** Percent-decoding that survives non-UTF-8 escapes (decodeURIComponent throws on them). */
-function percentDecode(s: string): string {
-  if (!s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    // Escapes become their byte, the text between them its UTF-8 bytes; one pass, and the decoded
-    // bytes never outnumber the UTF-8 bytes of the text.
-    const bytes = Buffer.allocUnsafe(Buffer.byteLength(s, 'utf8'));
-    let length = 0;
-    let plain = 0;
-    for (let i = 0; i < s.length; i++) {
-      if (s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
-        length += bytes.write(s.slice(plain, i), length, 'utf8');
-        bytes[length++] = Number.parseInt(s.slice(i + 1, i + 3), 16);
-        i += 2;
-        plain = i + 1;
-      }
-    }
-    length += bytes.write(s.slice(plain), length, 'utf8');
-    return new TextDecoder().decode(bytes.subarray(0, length));
-  }
-}
-
-function isHex(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }

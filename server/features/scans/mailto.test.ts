@@ -100,3 +100,29 @@ describe('parseMailto: subject and body', () => {
     });
   });
 });
+
+describe('parseMailto: real list addresses', () => {
+  it('reads recipient, subject and body with percent-decoding', () => {
+    expect(ok('mailto:Majordomo@example.org?body=unsubscribe%20cert-advisory')).toEqual({
+      to: 'Majordomo@example.org',
+      subject: 'unsubscribe',
+      body: 'unsubscribe cert-advisory',
+    });
+    expect(ok('mailto:news@example.com?subject=unsubscribe%20params%3Db0%2B1&body=bye')).toMatchObject({
+      subject: 'unsubscribe params=b0+1',
+      body: 'bye',
+    });
+  });
+
+  it('keeps + and = in the address and treats field names case-insensitively', () => {
+    expect(ok('MAILTO:gcc-help-unsubscribe-x.klub=gmail.com@gcc.example?SUBJECT=Bye')).toMatchObject({
+      to: 'gcc-help-unsubscribe-x.klub=gmail.com@gcc.example',
+      subject: 'Bye',
+    });
+    expect(ok('mailto:list+unsubscribe@example.com').to).toBe('list+unsubscribe@example.com');
+  });
+
+  it('survives escapes in the subject that are not UTF-8', () => {
+    expect(ok('mailto:u@example.com?subject=Caf%E9%20ok').subject).toBe('Caf\uFFFD ok');
+  });
+});

@@ -54,8 +54,8 @@ export function parseMailto(uri: string): MailtoParse {
       if (eq <= 0) continue;
       const name = field.slice(0, eq).toLowerCase();
       // Header names are case-insensitive; the first occurrence wins; others (to, cc, bcc…) are ignored.
-      if (name === 'subject' && subject === null) subject = percentDecode(field.slice(eq + 1)) ?? '';
-      else if (name === 'body' && body === null) body = percentDecode(field.slice(eq + 1)) ?? '';
+      if (name === 'subject' && subject === null) subject = lossyPercentDecode(field.slice(eq + 1));
+      else if (name === 'body' && body === null) body = lossyPercentDecode(field.slice(eq + 1));
     }
   }
   return { ok: true, request: { to, subject: cleanSubject(subject), body: cleanBody(body) } };
@@ -69,7 +69,8 @@ function refuse(reason: string): MailtoParse {
 function addrSpec(text: string): string | null {
   if (text.length === 0 || text.length > 254) return null;
   const at = text.lastIndexOf('@');
-  if (at <= 0 || at > 64 || at === text.length - 1) return null;
+  // No 64-octet limit on the local part: Mailchimp's unsubscribe addresses are longer (the corpus has them).
+  if (at <= 0 || at === text.length - 1) return null;
   const local = text.slice(0, at);
   const domain = text.slice(at + 1);
   if (!LOCAL_PART.test(local)) return null;
@@ -114,7 +115,7 @@ function stripControls(text: string, replacement: string, keepNewlines = false):
   return out;
 }
 
-/** Percent-decoding as UTF-8; null when an escape is malformed or the bytes are not UTF-8. */
+/** Percent-decoding of the address: UTF-8 only; null when an escape is malformed or not UTF-8. */
 function percentDecode(s: string): string | null {
   if (!s.includes('%')) return s;
   try {
@@ -122,4 +123,32 @@ function percentDecode(s: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Percent-decoding of text that survives non-UTF-8 escapes (decodeURIComponent throws on them). */
+function lossyPercentDecode(s: string): string {
+  if (!s.includes('%')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    // Escapes become their byte, the text between them its UTF-8 bytes; one pass, and the decoded
+    // bytes never outnumber the UTF-8 bytes of the text.
+    const bytes = Buffer.allocUnsafe(Buffer.byteLength(s, 'utf8'));
+    let length = 0;
+    let plain = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) === 0x25 && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
+        length += bytes.write(s.slice(plain, i), length, 'utf8');
+        bytes[length++] = Number.parseInt(s.slice(i + 1, i + 3), 16);
+        i += 2;
+        plain = i + 1;
+      }
+    }
+    length += bytes.write(s.slice(plain), length, 'utf8');
+    return new TextDecoder().decode(bytes.subarray(0, length));
+  }
+}
+
+function isHex(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }

@@ -5,6 +5,7 @@ import { HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
 import { reauthUrl } from '../mailboxes/service.js';
+import { MAX_URIS } from '../scans/list-unsubscribe.js';
 import { type MailtoRequest, parseMailto } from '../scans/mailto.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { oneClickUnsubscribe } from './one-click.js';
@@ -47,7 +48,8 @@ export function unlistedBlockMessage(address: string, unlisted: number, total: n
   return `${some} from ${address} ${unlisted === 1 ? 'carries' : 'carry'} no newsletter headers and may be personal mail. Blocking moves ${unlisted === 1 ? 'it' : 'them'} to the trash too, and future mail from this address goes to the trash.`;
 }
 
-const parseList = (json: string): string[] => JSON.parse(json) as string[];
+/** A stored URI list; rows written before the parser's caps are cut to them here. */
+const parseList = (json: string): string[] => (JSON.parse(json) as string[]).slice(0, MAX_URIS);
 
 /** The grace period the big mailbox providers give a sender to honour an unsubscribe. */
 export const STILL_SENDING_GRACE_MS = 2 * 24 * 60 * 60 * 1000;
