@@ -111,6 +111,8 @@ export interface OpenPageOptions {
    * in `blocked` instead of `errors`, for the test to assert on.
    */
   expectOutbound?: string[];
+  /** 5xx answers of the API the test provokes on purpose (e.g. 502 of a mail that cannot be sent). */
+  expectServerErrors?: number[];
 }
 
 /**
@@ -129,6 +131,9 @@ export async function openPage(
   const expected = new Set((options.expectOutbound ?? []).map((host) => host.toLowerCase()));
   const isExpected = (url: string) => URL.canParse(url) && expected.has(new URL(url).hostname);
   const origin = new URL(product.url).origin;
+  const expectedStatus = new RegExp(
+    `Failed to load resource: the server responded with a status of (4\\d\\d${(options.expectServerErrors ?? []).map((s) => `|${s}`).join('')})\\b`,
+  );
   await context.route('**/*', (route) => {
     const target = new URL(route.request().url());
     if (target.origin === origin || target.protocol === 'data:' || target.protocol === 'blob:')
@@ -140,11 +145,11 @@ export async function openPage(
   const page = await context.newPage();
   page.on('console', (msg) => {
     // Chromium logs every 4xx answer as "Failed to load resource"; those are the API's expected
-    // answers (a wrong password, a signed-out check), not errors of the page. Nor are the aborted
-    // requests the test expects (`expectOutbound`).
+    // answers (a wrong password, a signed-out check), not errors of the page. Nor are the 5xx answers
+    // and the aborted requests the test expects (`expectServerErrors`, `expectOutbound`).
     if (
       msg.type() === 'error' &&
-      !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()) &&
+      !expectedStatus.test(msg.text()) &&
       !(/Failed to load resource/.test(msg.text()) && isExpected(msg.location().url))
     ) {
       errors.push(`console.error: ${msg.text()}`);

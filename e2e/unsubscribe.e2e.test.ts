@@ -3,9 +3,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '../test/helpers/mail.js';
+import { freePort } from '../test/helpers/net.js';
 import {
   launchBrowser,
   type OpenedPage,
+  type OpenPageOptions,
   openPage,
   type Product,
   screenshot,
@@ -25,10 +27,15 @@ let seq = 0;
 
 beforeAll(async () => {
   dovecot = await startDovecot();
+  // Yahoo's SMTP is down (nothing listens there): an unsubscribe email cannot be sent.
+  const smtpDown = await freePort();
   [product, browser] = await Promise.all([
     startProduct({
       MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+        yahoo: {
+          imap: { host: '127.0.0.1', port: dovecot.port, secure: false },
+          smtp: { host: '127.0.0.1', port: smtpDown, secure: false },
+        },
       }),
     }),
     launchBrowser(),
@@ -47,11 +54,18 @@ afterEach(async () => {
 
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 
-/** A new account whose new Yahoo mailbox (on Dovecot) holds a manual-only sender and a link-less list. */
-async function userWithMailbox(): Promise<{ page: Page; yahoo: string }> {
+/**
+ * A new account whose new Yahoo mailbox (on Dovecot) holds a manual-only sender, a link-less list and
+ * the `extra` messages.
+ */
+async function userWithMailbox(
+  extra: string[] = [],
+  options: OpenPageOptions = {},
+): Promise<{ page: Page; yahoo: string }> {
   seq += 1;
   const yahoo = `unsub-e2e-${Date.now()}-${seq}@yahoo.com`;
   await dovecot.addUser({ user: yahoo, password: PASSWORD });
+  for (const m of extra) await dovecot.deliver(yahoo, 'INBOX', m);
   // The sender's page is on the product's own origin: the test browser reaches nothing else.
   await dovecot.deliver(
     yahoo,
@@ -73,7 +87,7 @@ async function userWithMailbox(): Promise<{ page: Page; yahoo: string }> {
       listId: '<club.nolink.example>',
     }),
   );
-  const o = await openPage(browser, product);
+  const o = await openPage(browser, product, 1280, options);
   opened.push(o);
   const { page } = o;
   // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
@@ -207,6 +221,52 @@ describe('unsubscribing in the browser', () => {
     await confirm.getByRole('button', { name: 'Not Yet' }).click();
     await confirm.waitFor({ state: 'detached' });
     await row(page, 'paper@manual.example').waitFor();
+  });
+
+  it('offers Block when the unsubscribe email cannot be sent, and asks before trashing personal mail', async () => {
+    const pat = 'Pat <pat@mixed.example>';
+    const { page, yahoo } = await userWithMailbox(
+      [
+        rawMessage({
+          from: 'Digest <digest@mailto.example>',
+          subject: 'Weekly',
+          date: daysAgo(3),
+          listUnsubscribe: '<mailto:leave@mailto.example>',
+        }),
+        rawMessage({ from: pat, subject: 'Club news', date: daysAgo(6), listId: '<club.mixed.example>' }),
+        rawMessage({ from: pat, subject: 'Club news 2', date: daysAgo(5), listId: '<club.mixed.example>' }),
+        rawMessage({ from: pat, subject: 'Lunch?', date: daysAgo(4) }),
+      ],
+      // The 502 of the unsubscribe email that cannot be sent is what this test provokes.
+      { expectServerErrors: [502] },
+    );
+    await row(page, 'digest@mailto.example').waitFor();
+
+    await page.getByRole('button', { name: 'Unsubscribe digest@mailto.example' }).click();
+    const notSent = page.getByRole('dialog').filter({ hasText: 'Unsubscribe email not sent' });
+    await notSent.getByText(/could not be sent/).waitFor();
+    await screenshot(page, 'mailto-not-sent-1280');
+    // Nothing happened to the mailbox until the user chose.
+    expect(await trashCount(yahoo)).toBe(0);
+    await row(page, 'digest@mailto.example').waitFor();
+    await notSent.getByRole('button', { name: 'Block sender' }).click();
+    await row(page, 'digest@mailto.example').waitFor({ state: 'detached' });
+    await expect.poll(() => trashCount(yahoo)).toBe(1);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('button', { name: 'Unsubscribe pat@mixed.example' }).click();
+    const ask = page.getByRole('dialog').filter({ hasText: 'Block this sender?' });
+    await ask
+      .getByText('1 of the 3 messages from pat@mixed.example carries no newsletter headers', { exact: false })
+      .waitFor();
+    await screenshot(page, 'confirm-block-375');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await trashCount(yahoo)).toBe(1);
+    await page.getByRole('button', { name: 'Unsubscribe pat@mixed.example' }).click();
+    await ask.getByRole('button', { name: 'Block anyway' }).click();
+    await row(page, 'pat@mixed.example').waitFor({ state: 'detached' });
+    await expect.poll(() => trashCount(yahoo)).toBe(4);
   });
 
   it('asks to re-authenticate when the app password stopped working', async () => {

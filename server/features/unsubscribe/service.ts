@@ -44,7 +44,7 @@ export const MESSAGES = {
 
 /** Why a block must be confirmed: mail from the sender that carries no list headers would be trashed too. */
 export function unlistedBlockMessage(address: string, unlisted: number, total: number): string {
-  const some = unlisted === 1 ? '1 message' : `${unlisted} of the ${total} messages`;
+  const some = total === 1 ? 'The only message' : `${unlisted} of the ${total} messages`;
   return `${some} from ${address} ${unlisted === 1 ? 'carries' : 'carry'} no newsletter headers and may be personal mail. Blocking moves ${unlisted === 1 ? 'it' : 'them'} to the trash too, and future mail from this address goes to the trash.`;
 }
 
