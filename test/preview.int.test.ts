@@ -4,6 +4,7 @@ import { openClient } from '../server/mail/imap/connection.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo } from './helpers/mail.js';
+import { freePort } from './helpers/net.js';
 
 // The message preview (issue 4) end to end: a Yahoo mailbox (hosts overridden to a real Dovecot) is
 // scanned, and a newsletter is fetched from the mailbox on demand, sanitized and answered as HTML.
@@ -114,6 +115,22 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
     // Nothing of the body was stored.
     const stored = JSON.stringify(await t.db.selectFrom('messages').selectAll().execute());
     expect(stored).not.toContain('Weekly picks');
+  });
+
+  it('answers 502 with the reason when the mail server cannot be reached', async () => {
+    const { email, client, news, messages } = await connectedUser();
+    // The server went away: the mailbox now points at a port where nothing listens.
+    await t.db
+      .updateTable('mailboxes')
+      .set({ provider: 'imap', imap_host: '127.0.0.1', imap_port: await freePort(), imap_secure: 0 })
+      .where('email', '=', email)
+      .execute();
+    const res = await client.post('/get-message-preview', {
+      subscriptionId: news.id,
+      messageId: messages[0]!.id,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toMatch(/127\.0\.0\.1|reach|connect/i);
   });
 
   it('lists the messages of a sender address, and 404 for an address that is no subscription', async () => {

@@ -1,12 +1,19 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { MESSAGES } from '../../../contract/validation.js';
 import { HttpError } from '../../lib/errors.js';
+import { MailConnectionError } from '../../mail/provider.js';
 
 // Every error leaves as JSON `{message}` with the status codes of SPEC §8; internals are logged, never sent.
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ ...error.body, message: error.message });
+    }
+    // The user's mail server (or Gmail, or Graph) could not be reached: a bad gateway, not our fault,
+    // and its message says which server and why (a preview, a block or a keep while it is down).
+    if (error instanceof MailConnectionError) {
+      request.log.warn({ err: error.message }, 'mail server unreachable');
+      return reply.status(502).send({ message: error.message });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ message: MESSAGES.tooManyRequests });
