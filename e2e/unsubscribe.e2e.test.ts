@@ -1,4 +1,3 @@
-import { ImapFlow } from 'imapflow';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
@@ -108,19 +107,7 @@ async function userWithMailbox(
   return { page, yahoo };
 }
 
-async function trashCount(user: string): Promise<number> {
-  const imap = new ImapFlow({
-    host: '127.0.0.1',
-    port: dovecot.port,
-    secure: false,
-    auth: { user, pass: PASSWORD },
-    logger: false,
-  });
-  await imap.connect();
-  const status = await imap.status('Trash', { messages: true });
-  await imap.logout();
-  return status ? (status.messages ?? 0) : 0;
-}
+const trashCount = (user: string) => dovecot.count({ user, password: PASSWORD }, 'Trash');
 
 /** Sets the two alert switches on the Settings screen, then returns to the list to review. */
 async function setAlerts(page: Page, manual: boolean, after: boolean): Promise<void> {

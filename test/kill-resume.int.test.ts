@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { HttpSession } from './helpers/http.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
 import { freePort } from './helpers/net.js';
+import { killProduct, readSqlite, startProduct } from './helpers/product-process.js';
 
 // The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan, or of
 // a later check for new mail, and started again on the same data folder: the scan resumes from its
@@ -17,51 +18,23 @@ const USER = 'killed@yahoo.com';
 const PASSWORD = 'app password';
 const SENDERS = 12;
 const PER_SENDER = 60;
-const root = path.resolve(import.meta.dirname, '..');
 
 let dovecot: Dovecot;
 let dataDir: string;
 
-async function startServer(
-  port: number,
-  env: Record<string, string> = {},
-  dir = dataDir,
-): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      DATA_DIR: dir,
-      LOG_LEVEL: 'error',
-      SCAN_BATCH_SIZE: '40',
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
-      }),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+/** The product on `port` with this file's Dovecot as Yahoo, small scan batches and the data folder `dir`. */
+function startServer(port: number, env: Record<string, string> = {}, dir = dataDir): Promise<ChildProcess> {
+  return startProduct(port, {
+    DATA_DIR: dir,
+    SCAN_BATCH_SIZE: '40',
+    MAIL_PROVIDER_OVERRIDES: JSON.stringify({
+      yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
+    }),
+    ...env,
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
-function readDb<T>(query: (db: SQLite.Database) => T, dir = dataDir): T {
-  const db = new SQLite(path.join(dir, 'inbox-genie.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
-}
+const readDb = <T>(query: (db: SQLite.Database) => T, dir = dataDir): T => readSqlite(dir, query);
 
 beforeAll(async () => {
   dovecot = await startDovecot([{ user: USER, password: PASSWORD }]);
@@ -115,8 +88,7 @@ describe('a scan killed with its process', () => {
         if (counted > 0 && counted < total) break;
         await new Promise((r) => setTimeout(r, 5));
       }
-      server.kill('SIGKILL');
-      await new Promise((r) => server.once('exit', r));
+      await killProduct(server);
       const before = readDb(
         (db) =>
           (db.prepare('select coalesce(sum(message_count), 0) n from senders').get() as { n: number }).n,
@@ -220,8 +192,7 @@ describe('a check for new mail killed with its process', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(counted()).toBe(SENDERS * first);
-      server.kill('SIGKILL');
-      await new Promise((r) => server.once('exit', r));
+      await killProduct(server);
 
       // New mail arrives; a short interval makes the scheduler start the check at once, and the
       // process is killed while the check is committing batches.
@@ -235,8 +206,7 @@ describe('a check for new mail killed with its process', () => {
         if (n > SENDERS * first) break;
         await new Promise((r) => setTimeout(r, 5));
       }
-      server.kill('SIGKILL');
-      await new Promise((r) => server.once('exit', r));
+      await killProduct(server);
       const killed = mailbox();
       expect(killed.status).toBe('scanning');
       expect(counted()).toBeLessThan(total);

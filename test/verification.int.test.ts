@@ -1,4 +1,3 @@
-import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../contract/api.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
@@ -70,19 +69,8 @@ describe.each(DIALECTS)('senders still sending on %s', (dialect) => {
       }
       await t.app.jobs.idle();
     };
-    const imapCount = async (folder: string) => {
-      const imap = new ImapFlow({
-        host: '127.0.0.1',
-        port: dovecot.port,
-        secure: false,
-        auth: { user: email, pass: password },
-        logger: false,
-      });
-      await imap.connect();
-      const status = await imap.status(folder, { messages: true });
-      await imap.logout();
-      return status ? (status.messages ?? 0) : 0;
-    };
+    const imapCount = (folder: string) => dovecot.count({ user: email, password }, folder);
+
     return { t, client, email, list, idOf, unsubscribedDaysAgo, check, imapCount };
   }
 

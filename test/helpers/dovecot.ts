@@ -5,6 +5,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'nod
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ImapFlow } from 'imapflow';
 import { freePort } from './net.js';
 
 // A private Dovecot IMAP server on loopback for the tests (GUIDE §7): own config in a temp dir,
@@ -23,6 +24,8 @@ export interface Dovecot {
   addUser(user: DovecotUser): Promise<void>;
   /** Drops a raw message into a folder's maildir `new/` (picked up on the next SELECT). */
   deliver(user: string, folder: string, raw: string | Buffer, flags?: string): Promise<void>;
+  /** Messages in a folder, as the user's IMAP STATUS reports them. */
+  count(user: DovecotUser, folder: string): Promise<number>;
   log(): Promise<string>;
   stop(): Promise<void>;
 }
@@ -182,6 +185,22 @@ namespace inbox {
       const file = flags ? path.join(dir, 'cur', `${unique}:2,${flags}`) : path.join(dir, 'new', unique);
       await writeFile(file, raw);
       await chown(file, NOBODY, NOBODY);
+    },
+    async count({ user, password }, folder) {
+      const imap = new ImapFlow({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        auth: { user, pass: password },
+        logger: false,
+      });
+      await imap.connect();
+      try {
+        const status = await imap.status(folder, { messages: true });
+        return status ? (status.messages ?? 0) : 0;
+      } finally {
+        await imap.logout();
+      }
     },
     log: () => readFile(logFile, 'utf8').catch(() => ''),
     async stop() {
