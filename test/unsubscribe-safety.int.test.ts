@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { DIALECTS, type TestApp } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
+import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
 
 // What one sender's List-Unsubscribe may make the product do with the user's mailbox (issue 7, items 2, 3,
 // 4 and 15): a mailto reaches exactly one address with a short request; a mailto that cannot be sent
@@ -19,30 +19,15 @@ afterAll(async () => {
 });
 
 describe.each(DIALECTS)('unsubscribe safety on %s', (dialect) => {
-  const open: Array<{ close(): Promise<void> } | { stop(): Promise<void> }> = [];
+  const open: YahooUser[] = [];
   afterEach(async () => {
-    for (const o of open.splice(0)) await ('close' in o ? o.close() : o.stop());
+    for (const o of open.splice(0)) await o.close();
   });
 
   async function connected(messages: string[]) {
-    const email = uniqueEmail('safety').replace('@example.com', '@yahoo.com');
-    const password = 'app password';
-    await dovecot.addUser({ user: email, password });
-    for (const m of messages) await dovecot.deliver(email, 'INBOX', m);
-    const smtp: SmtpPeer = await startSmtpPeer({ user: email, password });
-    open.push(smtp);
-    const hosts = { host: '127.0.0.1', secure: false };
-    const t: TestApp = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { ...hosts, port: dovecot.port }, smtp: { ...hosts, port: smtp.port } },
-      }),
-      SCAN_INTERVAL: '1s',
-    });
-    open.push(t);
-    const client = new Client(t.app);
-    await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
-    expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
-    await t.app.jobs.idle();
+    const user = await yahooUser(dovecot, dialect, messages);
+    open.push(user);
+    const { t, client, smtp, email, password } = user;
     const list = async (category = 'uncategorized') =>
       (await client.get(`/get-unsubscribe-emails?category=${category}`)).json().data as Subscription[];
     const idOf = async (address: string) => (await list()).find((s) => s.address === address)!.id;

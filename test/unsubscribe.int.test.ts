@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '../contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
+import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
 
 // The unsubscribe engine end to end (issue 4): a Yahoo mailbox on a real Dovecot, its SMTP on a local
 // peer, senders' endpoints on a local HTTPS server with its own CA; observed at the sender and in the
@@ -21,32 +21,16 @@ afterAll(async () => {
 });
 
 describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
-  const open: Array<{ close(): Promise<void> } | { stop(): Promise<void> }> = [];
+  const open: YahooUser[] = [];
   afterEach(async () => {
-    for (const o of open.splice(0)) await ('close' in o ? o.close() : o.stop());
+    for (const o of open.splice(0)) await o.close();
   });
 
   /** A user with a Yahoo mailbox holding `messages`, connected and scanned. */
   async function connected(messages: string[]) {
-    const email = uniqueEmail('unsub').replace('@example.com', '@yahoo.com');
-    const password = 'app password';
-    await dovecot.addUser({ user: email, password });
-    for (const m of messages) await dovecot.deliver(email, 'INBOX', m);
-    const smtp: SmtpPeer = await startSmtpPeer({ user: email, password });
-    open.push(smtp);
-    const hosts = { host: '127.0.0.1', secure: false };
-    const t: TestApp = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { ...hosts, port: dovecot.port }, smtp: { ...hosts, port: smtp.port } },
-      }),
-      UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
-      SCAN_INTERVAL: '1s',
-    });
-    open.push(t);
-    const client = new Client(t.app);
-    await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
-    expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
-    await t.app.jobs.idle();
+    const user = await yahooUser(dovecot, dialect, messages, { UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1' });
+    open.push(user);
+    const { t, client, smtp, email, password } = user;
     const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
     const byAddress = (address: string) => list.find((s) => s.address === address)!;
     return { t, client, smtp, email, password, byAddress };
