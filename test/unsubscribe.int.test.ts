@@ -67,6 +67,32 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
   });
 
+  it('runs a Keep clicked during an unsubscribe after it, with its own answer', async () => {
+    const path = `/slow/${Date.now()}`;
+    sender.respond(path, { status: 200, delayMs: 300 });
+    const { client, byAddress } = await connected([
+      rawMessage({
+        from: 'Shop <shop@both.example>',
+        subject: 'Sale',
+        date: daysAgo(1),
+        listUnsubscribe: `<${sender.origin}${path}>`,
+        listUnsubscribePost: 'List-Unsubscribe=One-Click',
+      }),
+    ]);
+    const id = byAddress('shop@both.example').id;
+    const unsubscribing = client.post('/unsubscribe', { subscriptionId: id });
+    await expect.poll(() => sender.requests.filter((r) => r.path === path).length).toBe(1);
+    const kept = await client.post('/keep-subscription', { subscriptionId: id });
+    expect((await unsubscribing).json()).toMatchObject({
+      method: 'one-click',
+      oneClickUnsubscribeSuccess: true,
+    });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json()).toMatchObject({ id, category: 'kept' });
+    const keptList = (await client.get('/get-unsubscribe-emails?category=kept')).json().data;
+    expect(keptList.map((s: Subscription) => s.id)).toEqual([id]);
+  });
+
   it('sends the mailto request from the user’s own mailbox, once', async () => {
     const { client, smtp, email, byAddress } = await connected([
       rawMessage({

@@ -7,12 +7,13 @@ import type { Db } from '../../db/index.js';
 export type ReceiptMethod = 'one-click' | 'mailto' | 'manual' | 'block' | 'unblock';
 
 /**
- * What a finished run answered, kept on its flight row for callers that waited on it (any instance);
- * `retry`: the run was reconciled after its process died, so waiters start over.
+ * What a finished run answered, kept on its flight row for callers that waited on it (any instance),
+ * with the operation it was (`op`: only a caller asking for the same gets its answer); `retry`: the run
+ * was reconciled after its process died, so waiters start over.
  */
 export type FlightAnswer =
-  | { ok: true; value: unknown }
-  | { ok: false; status: number; message: string; body: Record<string, unknown> }
+  | { op: string; ok: true; value: unknown }
+  | { op: string; ok: false; status: number; message: string; body: Record<string, unknown> }
   | { retry: true };
 
 export function createUnsubscribeRepository(db: Db) {

@@ -30,6 +30,7 @@ export interface UnsubscribeDeps {
   flightLeaseMs?: number;
   /** How often a caller waiting on another instance's run looks for its answer. */
   flightPollMs?: number;
+  flightMaxWaitMs?: number;
   now?: () => number;
   log?: { warn: (obj: object, msg: string) => void };
 }
@@ -40,7 +41,12 @@ export const MESSAGES = {
   mailtoUnavailable:
     'Inbox Genie cannot send email from this mailbox, so the unsubscribe email was not sent. You can block the sender instead.',
   reauth: 'Please sign in to your mailbox again.',
+  busy: 'Inbox Genie is still working on this sender. Please try again in a moment.',
+  failed: 'Something went wrong on our side. Please try again.',
 } as const;
+
+/** What a run does to a sender; runs of one operation share an answer, different ones take turns. */
+type Operation = 'unsubscribe' | 'unsubscribe-confirmed' | 'block' | 'block-confirmed' | 'keep';
 
 /** Why a block must be confirmed: mail from the sender that carries no list headers would be trashed too. */
 export function unlistedBlockMessage(address: string, unlisted: number, total: number): string {
@@ -72,6 +78,8 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { db, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
   const leaseMs = deps.flightLeaseMs ?? 30_000;
   const pollMs = deps.flightPollMs ?? 100;
+  /** How long a caller waits for another run of the sender before answering MESSAGES.busy. */
+  const maxWaitMs = deps.flightMaxWaitMs ?? 120_000;
   const repo = createUnsubscribeRepository(db);
   /** Runs of this process by sender: a double click shares one promise before touching the database. */
   const running = new Map<string, Promise<unknown>>();
@@ -116,28 +124,44 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
 
   // ---- one run per sender -------------------------------------------------------------------------------
 
-  function single<T>(userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
-    const key = `${userId}:${senderId}`;
+  /**
+   * One run of `op` per sender: calls for the same operation (a double click, on any instance) share its
+   * answer; other operations on the sender (a Keep during an unsubscribe) wait their turn and run after.
+   */
+  function single<T>(op: Operation, userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
+    const key = `${op}:${userId}:${senderId}`;
     const pending = running.get(key) as Promise<T> | undefined;
     if (pending) return pending;
-    const started = inFlight(userId, senderId, task).finally(() => running.delete(key));
+    const started = inFlight(op, userId, senderId, task).finally(() => running.delete(key));
     running.set(key, started);
     return started;
   }
 
-  /** Runs `task` holding the sender's flight, or answers what the run holding it answered. */
-  async function inFlight<T>(userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
+  /** Runs `task` holding the sender's flight, or answers what the run of `op` holding it answered. */
+  async function inFlight<T>(
+    op: Operation,
+    userId: string,
+    senderId: string,
+    task: () => Promise<T>,
+  ): Promise<T> {
+    const deadline = now() + maxWaitMs;
     for (;;) {
       const claim = await repo.claimFlight(senderId, userId, now(), leaseMs);
-      if (claim.claimed) return runHolding(senderId, claim.startedAt, task);
-      const waited = await waitForAnswer(senderId, claim.startedAt);
+      if (claim.claimed) return runHolding(op, senderId, claim.startedAt, task);
+      if (now() > deadline) throw new HttpError(409, MESSAGES.busy);
+      const waited = await waitForAnswer(op, senderId, claim.startedAt, deadline);
       if (waited.kind === 'answer') return replay<T>(waited.answer);
       // The run we waited on died without an answer (its lease ran out): settle what it left, try again.
       if (waited.kind === 'abandoned') await reconcile(senderId, claim.startedAt);
     }
   }
 
-  async function runHolding<T>(senderId: string, startedAt: number, task: () => Promise<T>): Promise<T> {
+  async function runHolding<T>(
+    op: Operation,
+    senderId: string,
+    startedAt: number,
+    task: () => Promise<T>,
+  ): Promise<T> {
     const renew = setInterval(
       () => {
         repo.renewFlight(senderId, startedAt, now() + leaseMs).catch((error: unknown) => {
@@ -147,14 +171,14 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       Math.max(10, Math.floor(leaseMs / 3)),
     );
     renew.unref();
-    let answer: FlightAnswer = { ok: false, status: 500, message: 'The run failed.', body: {} };
+    let answer: FlightAnswer = { op, ok: false, status: 500, message: MESSAGES.failed, body: {} };
     try {
       const value = await task();
-      answer = { ok: true, value };
+      answer = { op, ok: true, value };
       return value;
     } catch (error) {
       if (error instanceof HttpError) {
-        answer = { ok: false, status: error.statusCode, message: error.message, body: error.body };
+        answer = { op, ok: false, status: error.statusCode, message: error.message, body: error.body };
       }
       throw error;
     } finally {
@@ -164,23 +188,29 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   }
 
   async function waitForAnswer(
+    op: Operation,
     senderId: string,
     startedAt: number,
+    deadline: number,
   ): Promise<
     | { kind: 'answer'; answer: Exclude<FlightAnswer, { retry: true }> }
     | { kind: 'abandoned' }
     | { kind: 'changed' }
   > {
-    for (;;) {
+    // Until the deadline: then the caller claims once more and gives up with MESSAGES.busy.
+    while (now() <= deadline) {
       await new Promise((r) => setTimeout(r, pollMs));
       const flight = await repo.flight(senderId);
       if (!flight || flight.started_at !== startedAt) return { kind: 'changed' };
       if (flight.lease_until === 0 && flight.answer) {
         const answer = JSON.parse(flight.answer) as FlightAnswer;
-        return 'retry' in answer ? { kind: 'changed' } : { kind: 'answer', answer };
+        // Another operation's answer is not ours: the sender is free now, so this one runs.
+        if ('retry' in answer || answer.op !== op) return { kind: 'changed' };
+        return { kind: 'answer', answer };
       }
       if (flight.lease_until !== 0 && flight.lease_until < now()) return { kind: 'abandoned' };
     }
+    return { kind: 'changed' };
   }
 
   function replay<T>(answer: Exclude<FlightAnswer, { retry: true }>): T {
@@ -348,12 +378,14 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       senderId: string,
       options: BlockOptions = {},
     ): Promise<UnsubscribeResult> {
-      return single(userId, senderId, async () => run(userId, await load(userId, senderId), options));
+      const op = options.confirmBlock ? 'unsubscribe-confirmed' : 'unsubscribe';
+      return single(op, userId, senderId, async () => run(userId, await load(userId, senderId), options));
     },
 
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
     async block(userId: string, senderId: string, options: BlockOptions = {}): Promise<Subscription> {
-      const answer = await single(userId, senderId, async () => {
+      const op = options.confirmBlock ? 'block-confirmed' : 'block';
+      const answer = await single(op, userId, senderId, async () => {
         const row = await load(userId, senderId);
         const rule = await repo.blockRule(row.mailbox_id, row.address);
         // Already blocked (a double click, or a retry after success): nothing to do again.
@@ -368,7 +400,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * deleted, or our own rule dropped), with a receipt saying so.
      */
     async keep(userId: string, senderId: string): Promise<Subscription> {
-      return single(userId, senderId, async () => {
+      return single('keep', userId, senderId, async () => {
         const row = await load(userId, senderId);
         const rule = await repo.blockRule(row.mailbox_id, row.address);
         if (rule?.provider_ref) {
@@ -453,7 +485,12 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         .whereRef('list_message_count', '>=', 'message_count')
         .execute();
       for (const { id } of senders) {
-        await single(userId, id, async () => block(userId, await load(userId, id), {}));
+        try {
+          await single('block', userId, id, async () => block(userId, await load(userId, id), {}));
+        } catch (error) {
+          // One sender that cannot be blocked now (mail server down, new unlisted mail) spares the others.
+          log?.warn({ senderId: id, err: (error as Error).message }, 'automatic block failed');
+        }
       }
     },
 
