@@ -4,7 +4,7 @@ import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SCREENS } from '../../../contract/routes.js';
-import { useSession } from '../session';
+import { useSession } from '../features/auth/session';
 import { ContactLink } from './contact';
 
 /** Site nav bar (SPEC §2 Navigation). */

@@ -10,10 +10,11 @@ import { SCREENS } from '../../../../contract/routes.js';
 import { getSubscriptions } from '../../api/calls';
 import { isStatus, redirectUrlOf } from '../../api/client';
 import { usePublicConfig } from '../../api/publicConfig';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
 import { type ScanProgress, useLive } from '../../live';
+import { useEmailAccounts } from '../accounts/useEmailAccounts';
 import type { CategoryView } from './categories';
-import { EmptyState } from './EmptyState';
-import { PageHeader } from './PageHeader';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
@@ -28,7 +29,6 @@ import {
   showsAccounts,
   visibleSubscriptions,
 } from './subscriptionList';
-import { useEmailAccounts } from './useEmailAccounts';
 import { useSubscriptionActions } from './useSubscriptionActions';
 
 /** SPEC §2 Subscription list screen for one category, filled live as a scan finds senders. */

@@ -8,12 +8,12 @@ import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import { deleteEmailAccount } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
 import { Loading } from '../../components/Loading';
 import { OAuthError } from '../../components/OAuthError';
+import { PageHeader } from '../../components/PageHeader';
 import { useLive } from '../../live';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
-import { EmptyState } from './EmptyState';
-import { PageHeader } from './PageHeader';
 import { useEmailAccounts } from './useEmailAccounts';
 
 /** /genie/accounts (SPEC §2 Email Accounts screen). */

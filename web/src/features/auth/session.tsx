@@ -1,9 +1,9 @@
 // Whether the visitor is signed in (GET /signin-status/), shared by the nav bar and the gates.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
-import { SCREENS } from '../../contract/routes.js';
-import { signinStatus } from './api/calls';
-import { Loading } from './components/Loading';
+import { SCREENS } from '../../../../contract/routes.js';
+import { signinStatus } from '../../api/calls';
+import { Loading } from '../../components/Loading';
 
 interface Session {
   /** null until the first status answer arrives. */

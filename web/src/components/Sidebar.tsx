@@ -1,11 +1,11 @@
 import { forwardRef, useEffect, useId, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { SCREENS } from '../../../../contract/routes.js';
-import { ALERTS } from '../../../../contract/validation.js';
-import { logOut, subscriptionStatus } from '../../api/calls';
-import { isStatus } from '../../api/client';
-import { ContactLink } from '../../components/contact';
-import { useSession } from '../../session';
+import { SCREENS } from '../../../contract/routes.js';
+import { ALERTS } from '../../../contract/validation.js';
+import { logOut, subscriptionStatus } from '../api/calls';
+import { isStatus } from '../api/client';
+import { useSession } from '../features/auth/session';
+import { ContactLink } from './contact';
 
 const REVIEW_PATH = '/genie/uncategorized';
 

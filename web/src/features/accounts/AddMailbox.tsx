@@ -12,7 +12,7 @@ import { addMailbox } from '../../api/calls';
 import { isStatus } from '../../api/client';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useGoTo } from '../../navigation';
-import { RequireSession } from '../../session';
+import { RequireSession } from '../auth/session';
 
 const TITLES: Partial<Record<AppPasswordProvider, string>> = {
   yahoo: 'Add Yahoo Account',

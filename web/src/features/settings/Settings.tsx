@@ -9,8 +9,8 @@ import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
 import { isStatus } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Loading } from '../../components/Loading';
-import { useSession } from '../../session';
-import { PageHeader } from './PageHeader';
+import { PageHeader } from '../../components/PageHeader';
+import { useSession } from '../auth/session';
 
 /** SPEC §3: both alerts default to on. */
 const DEFAULT_SETTINGS: SettingsBody = {

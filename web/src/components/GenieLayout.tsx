@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { RequireSession } from '../../session';
+import { RequireSession } from '../features/auth/session';
 import { Sidebar } from './Sidebar';
 
 const SIDEBAR_ID = 'genie-sidebar';

@@ -1,5 +1,5 @@
-import { EmptyState } from './EmptyState';
-import { PageHeader } from './PageHeader';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
 
 /** /genie/billing. Plans and the billing portal arrive with a later issue. */
 export default function Billing() {
