@@ -1,5 +1,6 @@
 // Validation rules and messages of SPEC §5, shared by the screens and the server so both
-// say exactly the same thing.
+// say exactly the same thing. The request schemas of api.ts apply these rules; the server checks
+// requests only through those schemas.
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -109,6 +110,24 @@ export function validateContact(input: {
 }): ValidationResult {
   const filled = [input.name, input.email, input.subject, input.message].every((v) => v.trim().length > 0);
   return filled && input.email.includes('@') ? null : MESSAGES.contactIncomplete;
+}
+
+/** "Name <address>" or a bare address: the address a contact form's `from` field carries, or ''. */
+const CONTACT_FROM = /<([^<>\s]+@[^<>\s]+)>\s*$|^\s*([^<>\s]+@[^<>\s]+)\s*$/;
+
+/**
+ * The contact form as the API receives it (POST /send-email): `from` is "Name <address>" or a bare
+ * address; the name defaults to the address. Same rule as the screen's `validateContact`.
+ */
+export function validateContactFrom(input: {
+  from: string;
+  subject: string;
+  text: string;
+}): ValidationResult {
+  const match = CONTACT_FROM.exec(input.from);
+  const email = match?.[1] ?? match?.[2] ?? '';
+  const name = input.from.replace(/<[^>]*>\s*$/, '').trim() || email;
+  return validateContact({ name, email, subject: input.subject, message: input.text });
 }
 
 /** Texts of the browser alerts and of the screens' default error banners (SPEC §8). */
