@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SenderTally, tallyBatch } from '../server/features/scans/aggregate.js';
-import { detectSubscription, parseFrom } from '../server/features/scans/detect.js';
-import { parseHeaderBlock } from '../server/features/scans/headers.js';
 import {
   createGmailProvider,
   type GmailProvider,
   type GmailProviderOptions,
 } from '../server/mail/gmail/adapter.js';
+import { detectSubscription, parseFrom } from '../server/mail/headers/detect.js';
+import { parseHeaderBlock } from '../server/mail/headers/headers.js';
 import {
   type HeaderBatch,
   MailAuthError,

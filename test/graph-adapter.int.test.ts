@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSubscription } from '../server/features/scans/detect.js';
 import { microsoftBaseUrls } from '../server/mail/graph/client.js';
+import { detectSubscription } from '../server/mail/headers/detect.js';
 import {
   type HeaderBatch,
   MailAuthError,

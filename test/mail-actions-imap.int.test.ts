@@ -3,8 +3,8 @@ import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseMailto } from '../server/features/scans/mailto.js';
 import { SecretBox } from '../server/lib/crypto.js';
+import { parseMailto } from '../server/mail/headers/mailto.js';
 import { createProviderFactory } from '../server/mail/index.js';
 import {
   MailAuthError,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headerFieldsFromPairs } from '../server/features/scans/headers.js';
 import { createScansRepository } from '../server/features/scans/repository.js';
+import { headerFieldsFromPairs } from '../server/mail/headers/headers.js';
 import type { MessageHeaders } from '../server/mail/provider.js';
 import { createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
 

@@ -1,4 +1,4 @@
-import type { HeaderFields } from '../features/scans/headers.js';
+import type { HeaderFields } from './headers/headers.js';
 
 // The small, neutral port between the product and a user's mailbox (GUIDE §4). Adapters: imap/,
 // gmail/, graph/. Scans only ever see HeaderFields, never bodies.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { headerFieldsFromPairs } from '../../mail/headers/headers.js';
 import type { MessageHeaders } from '../../mail/provider.js';
 import { tallyBatch } from './aggregate.js';
-import { headerFieldsFromPairs } from './headers.js';
 
 function msg(id: string, date: number | null, headers: Record<string, string>): MessageHeaders {
   return {

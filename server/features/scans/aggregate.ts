@@ -1,6 +1,5 @@
+import { detectSubscription, parseFrom, type Sender } from '../../mail/headers/detect.js';
 import type { MessageHeaders } from '../../mail/provider.js';
-import { hasListSignal, parseFrom, type Sender } from './detect.js';
-import { isOneClick, parseListUnsubscribe } from './list-unsubscribe.js';
 
 // Folds one batch of message headers into per-sender tallies, so the repository writes one row
 // per sender per batch instead of one per message.
@@ -43,13 +42,18 @@ export function tallyBatch(
   fromCache: Map<string, Sender | null> = new Map(),
 ): Map<string, SenderTally> {
   const tallies = new Map<string, SenderTally>();
-  for (const message of messages) {
-    const rawFrom = message.fields.from ?? '';
-    let sender = fromCache.get(rawFrom);
+  const readFrom = (raw: string | null): Sender | null => {
+    const key = raw ?? '';
+    let sender = fromCache.get(key);
     if (sender === undefined) {
-      sender = parseFrom(rawFrom);
-      fromCache.set(rawFrom, sender);
+      sender = parseFrom(key);
+      fromCache.set(key, sender);
     }
+    return sender;
+  };
+  for (const message of messages) {
+    const detection = detectSubscription(message.fields, readFrom);
+    const sender = detection.sender;
     if (!sender) continue;
     const { address, name } = sender;
     let tally = tallies.get(address);
@@ -72,26 +76,19 @@ export function tallyBatch(
       tally.lastMessageAt = message.date;
       tally.name = name;
     }
-    const listSignal = hasListSignal(message.fields);
-    tally.listSignal ||= listSignal;
-    // List-Unsubscribe is read when it can be list evidence (no List-Id or Precedence said so already)
-    // or can change the links held: while the sender has none, or when this message is newer.
-    const headers = message.fields.listUnsubscribe;
+    tally.listSignal ||= detection.listSignal;
+    // The detection parses List-Unsubscribe only when read: for list evidence when no List-Id or
+    // Precedence said so already, for the links while the sender has none or when this message is newer.
+    if (detection.isListMail) tally.listCount += 1;
     const newerLinks = !tally.unsubscribe || newer(message.date, tally.unsubscribe.seenAt);
-    let hasLinks = false;
-    if (headers.length > 0 && (!listSignal || newerLinks)) {
-      const links = parseListUnsubscribe(headers);
-      hasLinks = links.all.length > 0;
-      if (hasLinks && newerLinks) {
-        tally.unsubscribe = {
-          http: links.https,
-          mailto: links.mailto,
-          oneClick: isOneClick(message.fields, links),
-          seenAt: message.date,
-        };
-      }
+    if (newerLinks && detection.isNewsletter) {
+      tally.unsubscribe = {
+        http: detection.httpsUrls,
+        mailto: detection.mailto,
+        oneClick: detection.oneClick,
+        seenAt: message.date,
+      };
     }
-    if (listSignal || hasLinks) tally.listCount += 1;
     tally.isSubscription = isListSender(tally.count, tally.listCount);
     tally.messages.push({
       id: message.id,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import type { Sender } from '../../mail/headers/detect.js';
 import type { MessageHeaders, SyncState } from '../../mail/provider.js';
 import { tallyBatch } from './aggregate.js';
-import type { Sender } from './detect.js';
 
 // SQL of scans: senders, message references and the mailbox's checkpoint. A batch's tallies and
 // the checkpoint after it are written in one transaction, so a scan killed between batches

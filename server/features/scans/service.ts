@@ -1,9 +1,9 @@
 import type { Db } from '../../db/index.js';
 import type { Live } from '../../live/index.js';
+import type { Sender } from '../../mail/headers/detect.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type SyncState } from '../../mail/provider.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
-import type { Sender } from './detect.js';
 import { createScansRepository } from './repository.js';
 
 // Scanning a mailbox (GUIDE §1 flow 2): the adapter pages through headers newest first; each batch

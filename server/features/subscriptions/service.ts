@@ -7,7 +7,7 @@ import type {
 } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
-import { capName } from '../scans/detect.js';
+import { capName } from '../../mail/headers/detect.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 

@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { HttpError, notFound } from '../../lib/errors.js';
+import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
+import { type MailtoRequest, parseMailto } from '../../mail/headers/mailto.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
 import { reauthUrl } from '../mailboxes/service.js';
-import { MAX_URIS } from '../scans/list-unsubscribe.js';
-import { type MailtoRequest, parseMailto } from '../scans/mailto.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { oneClickUnsubscribe } from './one-click.js';
 import { createUnsubscribeRepository, type FlightAnswer } from './repository.js';
@@ -14,7 +14,7 @@ import { createUnsubscribeRepository, type FlightAnswer } from './repository.js'
 // The unsubscribe engine (GUIDE §6): RFC 8058 one-click → a mailto request sent from the user's own
 // mailbox → the sender's page, opened by the user → a block (provider rule or our own, and the
 // existing mail moved to trash). Safety rules (docs/decisions.md "mailto and block safety"):
-// - a mailto goes to exactly one address with a short fixed request (scans/mailto.ts);
+// - a mailto goes to exactly one address with a short fixed request (mail/headers/mailto.ts);
 // - nothing is trashed unless the user chose it: a mailto that cannot be sent answers 502 and offers
 //   Block; a block that would trash mail without list headers asks first (409);
 // - one run per sender across every instance (a flight row with a lease), and a receipt is written

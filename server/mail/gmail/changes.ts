@@ -1,4 +1,4 @@
-import { parseFrom } from '../../features/scans/detect.js';
+import { parseFrom } from '../headers/detect.js';
 import type { HeaderBatch, MessageHeaders } from '../provider.js';
 import { BATCH_LIMIT, GmailApiError, type GmailClient, type HistoryRecord } from './client.js';
 import { METADATA_HEADERS, toMessageHeaders } from './scan.js';

@@ -1,5 +1,5 @@
-import { parseFrom } from '../../features/scans/detect.js';
-import { type HeaderFields, headerFieldsFromPairs } from '../../features/scans/headers.js';
+import { parseFrom } from '../headers/detect.js';
+import { type HeaderFields, headerFieldsFromPairs } from '../headers/headers.js';
 import { type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { GmailApiError, type GmailClient, type GmailMessage } from './client.js';
 import { type GmailSyncState, type ScanCheckpoint, snapshot } from './state.js';

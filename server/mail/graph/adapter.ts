@@ -1,4 +1,4 @@
-import { type HeaderPair, headerFieldsFromPairs } from '../../features/scans/headers.js';
+import { type HeaderPair, headerFieldsFromPairs } from '../headers/headers.js';
 import {
   type Folder,
   type HeaderBatch,

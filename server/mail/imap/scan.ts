@@ -1,5 +1,5 @@
 import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
-import { parseHeaderBlock } from '../../features/scans/headers.js';
+import { parseHeaderBlock } from '../headers/headers.js';
 import { type Folder, type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
 import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';

@@ -1,6 +1,6 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { decodeWords, type HeaderFields } from './headers.js';
-import { isOneClick, parseListUnsubscribe } from './list-unsubscribe.js';
+import { isOneClick, type ListUnsubscribe, parseListUnsubscribe } from './list-unsubscribe.js';
 
 export interface Sender {
   /** lowercased addr-spec */
@@ -10,17 +10,19 @@ export interface Sender {
 }
 
 export interface Detection {
-  /** the message makes its sender a subscription: isNewsletter or listSignal, and a sender to attach it to */
-  isSubscription: boolean;
+  /** the message makes its sender a subscription: isListMail, and a sender to attach it to */
+  readonly isSubscription: boolean;
   /** a usable List-Unsubscribe URI is present */
-  isNewsletter: boolean;
+  readonly isNewsletter: boolean;
   /** List-Id, or Precedence bulk/list: bulk mail that can only be blocked when isNewsletter is false */
-  listSignal: boolean;
-  oneClick: boolean;
+  readonly listSignal: boolean;
+  /** isNewsletter or listSignal: the message is list evidence for its sender (features/scans/aggregate.ts) */
+  readonly isListMail: boolean;
+  readonly oneClick: boolean;
   /** http: and https: unsubscribe URIs in the sender's order */
-  httpsUrls: string[];
-  mailto: string[];
-  sender: Sender | null;
+  readonly httpsUrls: string[];
+  readonly mailto: string[];
+  readonly sender: Sender | null;
 }
 
 /** Display names are cut to this many characters: more than any real one, and the lists stay small. */
@@ -62,21 +64,73 @@ export function capName(name: string): string {
   return name.slice(0, end).trimEnd();
 }
 
-export function detectSubscription(fields: HeaderFields): Detection {
-  const unsubscribe = parseListUnsubscribe(fields.listUnsubscribe);
-  const sender = parseFrom(fields.from);
-  const isNewsletter = unsubscribe.all.length > 0;
-  const listSignal = hasListSignal(fields);
-  return {
+// What a message without List-Unsubscribe reads: shared by all of them, so frozen against changes.
+const NO_URIS: string[] = [];
+Object.freeze(NO_URIS);
+const NO_LINKS: ListUnsubscribe = { https: NO_URIS, mailto: NO_URIS, all: NO_URIS };
+
+/**
+ * Detection of one message, read lazily: List-Unsubscribe is parsed on first use of a field that needs
+ * it, and once at most. The scan's batch tally reads only what can change its sender's row (no parse
+ * when List-Id or Precedence already made the message list mail and its links are not the newest), and
+ * most mail has no List-Unsubscribe at all.
+ */
+class MessageDetection implements Detection {
+  readonly sender: Sender | null;
+  readonly listSignal: boolean;
+  private readonly fields: HeaderFields;
+  private parsed: ListUnsubscribe | undefined;
+
+  constructor(fields: HeaderFields, sender: Sender | null) {
+    this.fields = fields;
+    this.sender = sender;
+    this.listSignal = hasListSignal(fields);
+  }
+
+  private get links(): ListUnsubscribe {
+    if (this.parsed === undefined) {
+      const values = this.fields.listUnsubscribe;
+      this.parsed = values.length === 0 ? NO_LINKS : parseListUnsubscribe(values);
+    }
+    return this.parsed;
+  }
+
+  get isNewsletter(): boolean {
+    return this.links.all.length > 0;
+  }
+
+  get isListMail(): boolean {
+    return this.listSignal || this.isNewsletter;
+  }
+
+  get isSubscription(): boolean {
     // Subscriptions are grouped by sender, so a message whose From cannot be read has nowhere to go.
-    isSubscription: sender !== null && (isNewsletter || listSignal),
-    isNewsletter,
-    listSignal,
-    oneClick: isOneClick(fields, unsubscribe),
-    httpsUrls: unsubscribe.https,
-    mailto: unsubscribe.mailto,
-    sender,
-  };
+    return this.sender !== null && this.isListMail;
+  }
+
+  get oneClick(): boolean {
+    return isOneClick(this.fields, this.links);
+  }
+
+  get httpsUrls(): string[] {
+    return this.links.https;
+  }
+
+  get mailto(): string[] {
+    return this.links.mailto;
+  }
+}
+
+/**
+ * The one detection path of a message: the corpus test reads it message by message, the scan's batch
+ * tally (features/scans/aggregate.ts) folds it per sender. `readFrom` lets the tally reuse senders it
+ * has read already (mailing lists send with the same From every time).
+ */
+export function detectSubscription(
+  fields: HeaderFields,
+  readFrom: (raw: string | null) => Sender | null = parseFrom,
+): Detection {
+  return new MessageDetection(fields, readFrom(fields.from));
 }
 
 export function hasListSignal(fields: HeaderFields): boolean {

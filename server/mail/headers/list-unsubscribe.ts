@@ -81,7 +81,7 @@ function classify(uri: string): 'https' | 'mailto' | null {
       return null;
     }
   }
-  // Only a mailto the engine would send: one plain address (scans/mailto.ts), so a list never offers
+  // Only a mailto the engine would send: one plain address (mailto.ts), so a list never offers
   // a link that could only be refused later.
   if (/^mailto:/i.test(uri)) return parseMailto(uri).ok ? 'mailto' : null;
   return null; // ftp:, news:, junk: nothing we can act on

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MessageHeaders } from '../../mail/provider.js';
-import { tallyBatch } from './aggregate.js';
+import {
+  corpusBlocks as blocks,
+  corpusPresent,
+  insertAll,
+  insertions,
+} from '../../../test/helpers/hostile-headers.js';
 import { detectSubscription, MAX_NAME_LENGTH, parseFrom } from './detect.js';
 import { type HeaderFields, headerFieldsFromPairs, parseHeaderBlock } from './headers.js';
 import { type ListUnsubscribe, MAX_URI_LENGTH, MAX_URIS, parseListUnsubscribe } from './list-unsubscribe.js';
@@ -11,21 +13,6 @@ import { type ListUnsubscribe, MAX_URI_LENGTH, MAX_URIS, parseListUnsubscribe } 
 // Property-based fuzzing of the header parsers, seeded with the real-mail corpus (read in place, see
 // corpus.test.ts): real header blocks, refolded, padded with whitespace, commented and mangled. Runs
 // are few on purpose, so the unit tier stays fast; every run of CI draws new cases.
-
-const CORPUS = path.resolve(process.cwd(), '../shared/corpus/real');
-const present = existsSync(CORPUS);
-
-/** The header block of each corpus file, as latin1 text (one character per byte, so bytes survive). */
-const blocks: string[] = present
-  ? readdirSync(CORPUS)
-      .filter((f) => f.endsWith('.eml'))
-      .sort()
-      .map((f) => {
-        const text = readFileSync(path.join(CORPUS, f)).toString('latin1');
-        const end = text.search(/\r?\n\r?\n/);
-        return end === -1 ? text : text.slice(0, end + 1);
-      })
-  : [];
 
 /** List-Unsubscribe values whose URIs are all bracketed and not encoded words: RFC 2369 says any
  *  whitespace inside or between them is ignored, so any whitespace inserted anywhere must change nothing. */
@@ -75,20 +62,7 @@ function checkFields(fields: HeaderFields): void {
   }
 }
 
-/** Inserts each piece at its position (taken modulo the length of the text it goes into). */
-function insertAll(text: string, pieces: ReadonlyArray<{ at: number; piece: string }>): string {
-  let out = text;
-  for (const { at, piece } of pieces) {
-    const i = at % (out.length + 1);
-    out = out.slice(0, i) + piece + out.slice(i);
-  }
-  return out;
-}
-
 const whitespace = fc.constantFrom(' ', '\t', '  ', '\r\n ', '\r\n\t', '\n ');
-const insertions = (piece: fc.Arbitrary<string>) =>
-  fc.array(fc.record({ at: fc.nat(), piece }), { minLength: 1, maxLength: 30 });
-
 const timed = <T>(fn: () => T): T => {
   const started = performance.now();
   const result = fn();
@@ -96,7 +70,7 @@ const timed = <T>(fn: () => T): T => {
   return result;
 };
 
-describe.runIf(present)('header parsers, fuzzed from the real corpus', () => {
+describe.runIf(corpusPresent)('header parsers, fuzzed from the real corpus', () => {
   it('has corpus blocks to start from', () => {
     expect(blocks.length).toBe(72);
     expect(bracketedValues.length).toBeGreaterThan(20);
@@ -194,37 +168,6 @@ describe.runIf(present)('header parsers, fuzzed from the real corpus', () => {
         if (sender) expect(sender.name.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
       }),
       { numRuns: RUNS },
-    );
-  });
-
-  it('tallies a batch of mangled real messages into bounded senders', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.constantFrom(...blocks), insertions(fc.string({ maxLength: 20 }))), {
-          minLength: 1,
-          maxLength: 20,
-        }),
-        (picked) => {
-          const messages: MessageHeaders[] = picked.map(([block, pieces], i) => ({
-            id: String(i),
-            folder: 'INBOX',
-            date: i,
-            fields: parseHeaderBlock(Buffer.from(insertAll(block, pieces), 'latin1')),
-          }));
-          const tallies = tallyBatch(messages);
-          let counted = 0;
-          for (const t of tallies.values()) {
-            counted += t.count;
-            expect(t.name.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
-            expect(
-              (t.unsubscribe?.http.length ?? 0) + (t.unsubscribe?.mailto.length ?? 0),
-            ).toBeLessThanOrEqual(MAX_URIS);
-            expect(t.messages).toHaveLength(t.count);
-          }
-          expect(counted).toBeLessThanOrEqual(messages.length);
-        },
-      ),
-      { numRuns: Math.ceil(RUNS / 3) },
     );
   });
 });

@@ -100,10 +100,22 @@ describe('detectSubscription', () => {
         listUnsubscribePost: ['List-Unsubscribe=One-Click'],
       }),
     );
-    expect(d).toEqual({
+    // The detection is read through getters (it parses List-Unsubscribe on first use): every one of them.
+    const { isSubscription, isNewsletter, listSignal, isListMail, oneClick, httpsUrls, mailto, sender } = d;
+    expect({
+      isSubscription,
+      isNewsletter,
+      listSignal,
+      isListMail,
+      oneClick,
+      httpsUrls,
+      mailto,
+      sender,
+    }).toEqual({
       isSubscription: true,
       isNewsletter: true,
       listSignal: false,
+      isListMail: true,
       oneClick: true,
       httpsUrls: ['https://example.com/u'],
       mailto: ['mailto:u@example.com'],
