@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import { checkpointAfterDelete, type Db } from './db/index.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAccountsRepository } from './features/accounts/repository.js';
-import { createAccountsService } from './features/accounts/service.js';
+import { createAccountsService, sessionIdOf } from './features/accounts/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
@@ -22,7 +22,7 @@ import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
 import { createUnsubscribeService } from './features/unsubscribe/service.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
-import { registerSessions } from './http/plugins/session.js';
+import { registerSessions, SESSION_COOKIE } from './http/plugins/session.js';
 import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
 import { mailboxRoutes } from './http/routes/mailboxes.js';
@@ -122,8 +122,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const livePool = config.databaseUrl ? await openLivePool(config.databaseUrl) : null;
   const live = attachLive(
     app.server,
-    accounts,
-    (header) => app.parseCookie(header),
+    {
+      // A socket handshake carries the same session cookie as the API calls.
+      authenticate: async (cookieHeader) => {
+        const token = app.parseCookie(cookieHeader)[SESSION_COOKIE];
+        const user = await accounts.sessionUser(token);
+        return user && token ? { userId: user.userId, sessionId: sessionIdOf(token) } : null;
+      },
+      onSessionsEnded: (listener) => accounts.onSessionsEnded(listener),
+    },
     config.publicUrl,
     livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
   );

@@ -3,8 +3,6 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.js';
-import { type AccountsService, sessionIdOf } from '../features/accounts/service.js';
-import { SESSION_COOKIE } from '../http/plugins/session.js';
 
 export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
@@ -15,6 +13,20 @@ export interface Live {
     event: E,
     ...args: Parameters<ServerToClientEvents[E]>
   ): void;
+}
+
+/** Sessions that ended: one by its stored id, or every session of a user but the one kept (if any). */
+export type EndedSessions = { sessionId: string } | { userId: string; exceptSessionId: string | null };
+
+/**
+ * What live/ needs from accounts and sessions, injected by the composition root (server/app.ts) so this
+ * layer imports neither http/ nor features/.
+ */
+export interface LiveAuth {
+  /** The signed-in user and the stored id of the session behind a Cookie header, or null. */
+  authenticate(cookieHeader: string): Promise<{ userId: string; sessionId: string } | null>;
+  /** Registers a listener called whenever sessions end (logout, password reset, account deletion). */
+  onSessionsEnded(listener: (ended: EndedSessions) => void): void;
 }
 
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -59,8 +71,7 @@ export function handshakeAllowed(headers: IncomingHttpHeaders, allowed: Set<stri
  */
 export function attachLive(
   server: HttpServer,
-  accounts: AccountsService,
-  parseCookie: (header: string) => Record<string, string | undefined>,
+  auth: LiveAuth,
   publicUrl: string,
   cluster?: { pool: pg.Pool; channelPrefix: string },
 ): Live {
@@ -78,12 +89,11 @@ export function attachLive(
   if (cluster) io.adapter(createAdapter(cluster.pool, { channelPrefix: cluster.channelPrefix }));
   io.use(async (socket, next) => {
     try {
-      const token = parseCookie(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
-      const user = await accounts.sessionUser(token);
-      if (!user || !token) return next(new Error('Not signed in'));
-      socket.data.userId = user.userId;
-      socket.data.sessionId = sessionIdOf(token);
-      await socket.join([userRoom(user.userId), sessionRoom(socket.data.sessionId)]);
+      const session = await auth.authenticate(socket.handshake.headers.cookie ?? '');
+      if (!session) return next(new Error('Not signed in'));
+      socket.data.userId = session.userId;
+      socket.data.sessionId = session.sessionId;
+      await socket.join([userRoom(session.userId), sessionRoom(session.sessionId)]);
       next();
     } catch (error) {
       next(error as Error);
@@ -92,7 +102,7 @@ export function attachLive(
   // A socket lives no longer than its session: logout closes that session's sockets, a password reset
   // every other session's, an account deletion all of the user's, on whichever instance holds them.
   // They cannot come back: the handshake checks the session, which is gone.
-  accounts.onSessionsEnded((ended) => {
+  auth.onSessionsEnded((ended) => {
     const target =
       'sessionId' in ended
         ? io.in(sessionRoom(ended.sessionId))
