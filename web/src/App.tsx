@@ -1,30 +1,35 @@
 // The screens and their routes (SPEC §2). /pricing and /blog arrive with later issues; until then
 // they fall through to the not-found screen.
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { SCREENS } from '../../contract/routes.js';
+import { createQueryClient } from './api/queryClient';
 import { ContactProvider, useContact } from './components/contact';
 import GenieLayout from './components/GenieLayout';
+import { Loading } from './components/Loading';
 import { SiteLayout } from './components/SiteLayout';
-import Accounts from './features/accounts/Accounts';
-import AddAccount from './features/accounts/AddAccount';
-import AddMailbox from './features/accounts/AddMailbox';
-import ConnectMailbox from './features/accounts/ConnectMailbox';
-import CreateAccount from './features/auth/CreateAccount';
-import ForgotPassword from './features/auth/ForgotPassword';
-import ProviderPage from './features/auth/ProviderPage';
-import ResetConfirm from './features/auth/ResetConfirm';
-import ResetSent from './features/auth/ResetSent';
-import SigninPassword from './features/auth/SigninPassword';
-import { SessionProvider } from './features/auth/session';
-import Billing from './features/billing/Billing';
-import About from './features/marketing/About';
-import HowItWorks from './features/marketing/HowItWorks';
-import Landing from './features/marketing/Landing';
-import NotFound from './features/marketing/NotFound';
-import Privacy from './features/marketing/Privacy';
-import Terms from './features/marketing/Terms';
-import Settings from './features/settings/Settings';
-import CategoryPage from './features/subscriptions/CategoryPage';
+
+// Each screen is its own chunk, loaded when first visited; the layouts show Loading meanwhile.
+const AddMailbox = lazy(() => import('./features/accounts/AddMailbox'));
+const ConnectMailbox = lazy(() => import('./features/accounts/ConnectMailbox'));
+const Accounts = lazy(() => import('./features/accounts/Accounts'));
+const AddAccount = lazy(() => import('./features/accounts/AddAccount'));
+const CreateAccount = lazy(() => import('./features/auth/CreateAccount'));
+const ForgotPassword = lazy(() => import('./features/auth/ForgotPassword'));
+const ProviderPage = lazy(() => import('./features/auth/ProviderPage'));
+const ResetConfirm = lazy(() => import('./features/auth/ResetConfirm'));
+const ResetSent = lazy(() => import('./features/auth/ResetSent'));
+const SigninPassword = lazy(() => import('./features/auth/SigninPassword'));
+const Billing = lazy(() => import('./features/billing/Billing'));
+const About = lazy(() => import('./features/marketing/About'));
+const HowItWorks = lazy(() => import('./features/marketing/HowItWorks'));
+const Landing = lazy(() => import('./features/marketing/Landing'));
+const NotFound = lazy(() => import('./features/marketing/NotFound'));
+const Privacy = lazy(() => import('./features/marketing/Privacy'));
+const Terms = lazy(() => import('./features/marketing/Terms'));
+const Settings = lazy(() => import('./features/settings/Settings'));
+const CategoryPage = lazy(() => import('./features/subscriptions/CategoryPage'));
 
 function LandingPage() {
   const openContact = useContact();
@@ -68,12 +73,19 @@ const router = createBrowserRouter([
   },
 ]);
 
+/** SPEC §8: a 403 anywhere means the session is gone: to the sign-in page. */
+const queryClient = createQueryClient({
+  onSessionLost: () => void router.navigate(SCREENS.signin, { replace: true }),
+});
+
 export function App() {
   return (
-    <SessionProvider>
+    <QueryClientProvider client={queryClient}>
       <ContactProvider>
-        <RouterProvider router={router} />
+        <Suspense fallback={<Loading />}>
+          <RouterProvider router={router} />
+        </Suspense>
       </ContactProvider>
-    </SessionProvider>
+    </QueryClientProvider>
   );
 }

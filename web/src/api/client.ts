@@ -1,5 +1,8 @@
 // The one place that talks HTTP to the API (SPEC §7): same origin, cookies included, and every
-// state-changing call carries an X-CSRF-Token header taken from a fresh GET /csrf-token.
+// state-changing call carries an X-CSRF-Token header. The token is fetched once (GET /csrf-token) and
+// reused: it stays valid as long as the secret cookie it was made from. When the server refuses it
+// (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
+// retried once.
 import type { CsrfTokenResponse, ErrorBody } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { MESSAGES } from '../../../contract/validation.js';
@@ -52,7 +55,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message, body);
 }
 
-async function csrfToken(): Promise<string> {
+async function fetchCsrfToken(): Promise<string> {
   const response = await send(API.csrfToken, { headers: { Accept: 'application/json' } });
   if (response.status === 429) {
     alertRateLimited();
@@ -62,17 +65,48 @@ async function csrfToken(): Promise<string> {
   return ((await response.json()) as CsrfTokenResponse).csrfToken;
 }
 
-async function call(method: string, path: string, accept: string, body?: unknown): Promise<Response> {
+/** The token in use, shared by concurrent calls (one fetch for all of them); dropped when refused. */
+let csrfTokenLoad: Promise<string> | null = null;
+
+function csrfToken(): Promise<string> {
+  if (csrfTokenLoad) return csrfTokenLoad;
+  const load = fetchCsrfToken();
+  csrfTokenLoad = load;
+  // A failed fetch is not kept: the next call asks again.
+  load.catch(() => {
+    if (csrfTokenLoad === load) csrfTokenLoad = null;
+  });
+  return load;
+}
+
+function isCsrfRefusal(error: ApiError): boolean {
+  return error.status === 403 && error.message === MESSAGES.csrf;
+}
+
+async function call(
+  method: string,
+  path: string,
+  accept: string,
+  body?: unknown,
+  retried = false,
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
-  if (method !== 'GET') headers['X-CSRF-Token'] = await csrfToken();
+  const token = method === 'GET' ? null : csrfToken();
+  if (token) headers['X-CSRF-Token'] = await token;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await send(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok) throw await errorFrom(response);
-  return response;
+  if (response.ok) return response;
+  const error = await errorFrom(response);
+  if (token && !retried && isCsrfRefusal(error)) {
+    // Forget the refused token (unless a concurrent call already did and fetched a new one).
+    if (csrfTokenLoad === token) csrfTokenLoad = null;
+    return call(method, path, accept, body, true);
+  }
+  throw error;
 }
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -1,32 +1,24 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { PublicConfig } from '../../../contract/api.js';
 import { getPublicConfig } from './calls';
-
-// The server's public configuration changes only with a restart: fetch it once per page load.
-let pending: Promise<PublicConfig | null> | undefined;
-
-function loadPublicConfig(): Promise<PublicConfig | null> {
-  pending ??= getPublicConfig().catch((error: unknown) => {
-    console.error('Failed to fetch public config...', error);
-    pending = undefined;
-    return null;
-  });
-  return pending;
-}
+import { queryKeys } from './queryKeys';
 
 export type PublicConfigState = { status: 'loading' } | { status: 'ready'; config: PublicConfig | null };
 
-/** The public configuration; `config` is null when it could not be fetched. */
+/**
+ * The public configuration; `config` is null when it could not be fetched. It changes only with a
+ * restart of the server: fetched once per page load, kept for every screen (a failed fetch is asked
+ * again by the next screen that needs it).
+ */
 export function usePublicConfig(): PublicConfigState {
-  const [state, setState] = useState<PublicConfigState>({ status: 'loading' });
-  useEffect(() => {
-    let active = true;
-    loadPublicConfig().then((config) => {
-      if (active) setState({ status: 'ready', config });
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
-  return state;
+  const query = useQuery({
+    queryKey: queryKeys.publicConfig,
+    queryFn: getPublicConfig,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    meta: { errorMessage: 'Failed to fetch public config...' },
+  });
+  // A screen opened after a failed fetch waits for the new attempt, as the first one did.
+  if (query.isFetching && query.data === undefined) return { status: 'loading' };
+  return { status: 'ready', config: query.data ?? null };
 }

@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { RequireSession } from '../features/auth/session';
+import { useLiveUpdates } from '../live';
+import { Loading } from './Loading';
 import { Sidebar } from './Sidebar';
 
 const SIDEBAR_ID = 'genie-sidebar';
@@ -19,6 +21,8 @@ function GenieShell() {
   const sidebarRef = useRef<HTMLElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  // The live events keep the cached lists and mailboxes current on every screen of the area.
+  useLiveUpdates();
 
   // A new screen closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
@@ -65,7 +69,9 @@ function GenieShell() {
       </header>
       <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
       <main className="genie-main">
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <ScrollRestoration />
     </div>

@@ -1,10 +1,10 @@
-import { forwardRef, useEffect, useId, useState } from 'react';
+import { forwardRef, useId, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { SCREENS } from '../../../contract/routes.js';
 import { ALERTS } from '../../../contract/validation.js';
-import { logOut, subscriptionStatus } from '../api/calls';
-import { isStatus } from '../api/client';
+import { logOut } from '../api/calls';
 import { useSession } from '../features/auth/session';
+import { useHasSubscription } from '../features/billing/queries';
 import { ContactLink } from './contact';
 
 const REVIEW_PATH = '/genie/uncategorized';
@@ -14,24 +14,6 @@ const UNSUBSCRIBER_LINKS = [
   { to: '/genie/kept', label: 'Screened Subscriptions' },
   { to: '/genie/unsubscribed', label: 'Unsubscribed' },
 ] as const;
-
-/** Whether the user has an active subscription; null until known. 403 means the session is gone. */
-function useHasSubscription(): boolean | null {
-  const navigate = useNavigate();
-  const [active, setActive] = useState<boolean | null>(null);
-  useEffect(() => {
-    let current = true;
-    subscriptionStatus()
-      .then((answer) => current && setActive(answer.status === true))
-      .catch((error: unknown) => {
-        if (current && isStatus(error, 403)) navigate(SCREENS.signin, { replace: true });
-      });
-    return () => {
-      current = false;
-    };
-  }, [navigate]);
-  return active;
-}
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `sidebar-link${isActive ? ' active' : ''}`;
 

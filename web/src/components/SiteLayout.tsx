@@ -1,5 +1,7 @@
+import { Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { Footer } from './Footer';
+import { Loading } from './Loading';
 import { NavBar } from './NavBar';
 
 /** Public site: nav bar, the page, footer. */
@@ -8,7 +10,9 @@ export function SiteLayout() {
     <div className="site d-flex flex-column min-vh-100">
       <NavBar />
       <main className="flex-grow-1">
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
       <ScrollRestoration />

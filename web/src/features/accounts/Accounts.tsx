@@ -6,30 +6,25 @@ import { Link, useNavigate } from 'react-router';
 import type { EmailAccount } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
-import { deleteEmailAccount } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { Loading } from '../../components/Loading';
 import { OAuthError } from '../../components/OAuthError';
 import { PageHeader } from '../../components/PageHeader';
-import { useLive } from '../../live';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
-import { useEmailAccounts } from './useEmailAccounts';
+import { useEmailAccounts, useRemoveEmailAccount } from './queries';
 
-/** /genie/accounts (SPEC §2 Email Accounts screen). */
+/**
+ * /genie/accounts (SPEC §2 Email Accounts screen). A scan starting or ending changes the status badges:
+ * the live events refresh the cached list (live.ts).
+ */
 export default function Accounts() {
   const navigate = useNavigate();
-  const { accounts, setAccounts, reload } = useEmailAccounts();
+  const { accounts } = useEmailAccounts();
+  const removal = useRemoveEmailAccount();
   const [query, setQuery] = useState('');
   const [target, setTarget] = useState<EmailAccount | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
-
-  // A scan starting or ending changes the status badges.
-  useLive({
-    'loading-new-subscriptions': () => void reload(),
-    'all-subscriptions-sent': () => void reload(),
-  });
 
   function askRemove(account: EmailAccount) {
     setTarget(account);
@@ -38,14 +33,11 @@ export default function Accounts() {
 
   async function remove() {
     if (!target) return;
-    setRemoving(true);
     try {
-      await deleteEmailAccount(target.email);
-      setAccounts((current) => current?.filter((account) => account.email !== target.email) ?? current);
+      await removal.mutateAsync(target.email);
     } catch {
       window.alert(ALERTS.deleteEmailAccountFailed);
     } finally {
-      setRemoving(false);
       setConfirming(false);
     }
   }
@@ -88,7 +80,7 @@ export default function Accounts() {
         title="Confirm Email Account Deletion"
         confirmLabel="Remove"
         danger
-        busy={removing}
+        busy={removal.isPending}
         onConfirm={remove}
         onCancel={() => setConfirming(false)}
       >

@@ -1,8 +1,12 @@
-// Whether the visitor is signed in (GET /signin-status/), shared by the nav bar and the gates.
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+// Whether the visitor is signed in (GET /signin-status/), shared by the nav bar and the gates. It is
+// asked once per page load and again right after signing in; a sign-in or sign-out also drops the
+// user's cached data, so that the next user never sees the previous one's lists.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useMemo } from 'react';
 import { Navigate } from 'react-router';
 import { SCREENS } from '../../../../contract/routes.js';
 import { signinStatus } from '../../api/calls';
+import { queryKeys } from '../../api/queryKeys';
 import { Loading } from '../../components/Loading';
 
 interface Session {
@@ -14,33 +18,36 @@ interface Session {
   signedOut: () => void;
 }
 
-const SessionContext = createContext<Session | null>(null);
-
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const [signedIn, setSignedIn] = useState<boolean | null>(null);
-
-  const refresh = useCallback(async () => {
-    const status = await signinStatus()
-      .then((answer) => answer.status === true)
-      .catch(() => false);
-    setSignedIn(status);
-    return status;
-  }, []);
-
-  const signedOut = useCallback(() => setSignedIn(false), []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-
-  const value = useMemo(() => ({ signedIn, refresh, signedOut }), [signedIn, refresh, signedOut]);
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
-}
+/** A failed status call counts as signed out. */
+const fetchSignedIn = () =>
+  signinStatus()
+    .then((answer) => answer.status === true)
+    .catch(() => false);
 
 export function useSession(): Session {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession needs a SessionProvider');
-  return session;
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: queryKeys.signinStatus,
+    queryFn: fetchSignedIn,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const refresh = useCallback(async () => {
+    const status = await queryClient.fetchQuery({
+      queryKey: queryKeys.signinStatus,
+      queryFn: fetchSignedIn,
+      staleTime: 0,
+    });
+    queryClient.removeQueries({ queryKey: queryKeys.user });
+    return status;
+  }, [queryClient]);
+
+  const signedOut = useCallback(() => {
+    queryClient.setQueryData(queryKeys.signinStatus, false);
+    queryClient.removeQueries({ queryKey: queryKeys.user });
+  }, [queryClient]);
+
+  return useMemo(() => ({ signedIn: data ?? null, refresh, signedOut }), [data, refresh, signedOut]);
 }
 
 /** Session gate (SPEC §4): without a session the visitor goes to the sign-in page. */

@@ -1,23 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import type { Settings as SettingsBody } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
-import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
-import { isStatus } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useSession } from '../auth/session';
-
-/** SPEC §3: both alerts default to on. */
-const DEFAULT_SETTINGS: SettingsBody = {
-  alertManualUnsubscribe: true,
-  alertAfterUnsubscribe: true,
-  autoBlockStillSending: false,
-};
+import { useDeleteAccount, useSettings, useUpdateSettings } from './queries';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },
@@ -29,47 +21,21 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
 export default function Settings() {
   const navigate = useNavigate();
   const { signedOut } = useSession();
-  const [settings, setSettings] = useState<SettingsBody | null>(null);
+  const settings = useSettings();
+  const save = useUpdateSettings();
+  const deletion = useDeleteAccount();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleting, setDeleting] = useState(false);
 
-  useEffect(() => {
-    let current = true;
-    getSettings()
-      .then((loaded) => current && setSettings(loaded))
-      .catch((error: unknown) => {
-        if (!current) return;
-        if (isStatus(error, 403)) {
-          navigate(SCREENS.signin, { replace: true });
-          return;
-        }
-        console.error(ALERTS.fetchSettingsFailed, error);
-        setSettings(DEFAULT_SETTINGS);
-      });
-    return () => {
-      current = false;
-    };
-  }, [navigate]);
-
-  async function toggle(key: keyof SettingsBody, value: boolean) {
+  /** Shown at once; a failed save puts the previous value back and alerts (useUpdateSettings). */
+  function toggle(key: keyof SettingsBody, value: boolean) {
     if (!settings) return;
-    const previous = settings;
-    const next = { ...settings, [key]: value };
-    setSettings(next);
-    try {
-      await updateSettings(next);
-    } catch {
-      setSettings(previous);
-      window.alert(ALERTS.updateSettingsFailed);
-    }
+    save.mutate({ ...settings, [key]: value });
   }
 
   async function removeAccount() {
-    setDeleting(true);
     try {
-      await deleteAccount();
+      await deletion.mutateAsync();
     } catch {
-      setDeleting(false);
       setConfirmDelete(false);
       window.alert(ALERTS.deleteAccountFailed);
       return;
@@ -111,7 +77,7 @@ export default function Settings() {
         title="Confirm Account Deletion"
         confirmLabel="Delete"
         danger
-        busy={deleting}
+        busy={deletion.isPending || deletion.isSuccess}
         onConfirm={removeAccount}
         onCancel={() => setConfirmDelete(false)}
       >

@@ -1,142 +1,57 @@
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { useNavigate } from 'react-router';
-import type { Subscription } from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
-import { getSubscriptions } from '../../api/calls';
-import { isStatus, redirectUrlOf } from '../../api/client';
 import { usePublicConfig } from '../../api/publicConfig';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { type ScanProgress, useLive } from '../../live';
-import { useEmailAccounts } from '../accounts/useEmailAccounts';
+import { useLiveScan } from '../../live';
+import { useEmailAccounts } from '../accounts/queries';
 import type { CategoryView } from './categories';
+import { useSubscriptionList } from './queries';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
   DEFAULT_SORT,
-  isScanning,
   isSortOrder,
-  mergeLiveSubscription,
-  mergeLiveSubscriptions,
   progressText,
   SORT_OPTIONS,
   type SortOrder,
+  scanRunning,
   showsAccounts,
   visibleSubscriptions,
 } from './subscriptionList';
 import { useSubscriptionActions } from './useSubscriptionActions';
 
-/** SPEC §2 Subscription list screen for one category, filled live as a scan finds senders. */
+const NO_ITEMS: never[] = [];
+
+/**
+ * SPEC §2 Subscription list screen for one category, filled live as a scan finds senders (the live
+ * events write into the cached list: live.ts).
+ */
 export function SubscriptionList({ view }: { view: CategoryView }) {
   const { category } = view;
-  const navigate = useNavigate();
   const publicConfig = usePublicConfig();
-  const { accounts, reload: reloadAccounts } = useEmailAccounts();
-  const [items, setItems] = useState<Subscription[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const [fetching, setFetching] = useState(true);
-  const [scanning, setScanning] = useState(false);
-  const [progress, setProgress] = useState<ScanProgress | null>(null);
+  const { accounts, updatedAt: accountsAt } = useEmailAccounts();
+  const list = useSubscriptionList(category);
+  const liveScan = useLiveScan();
   const [order, setOrder] = useState<SortOrder>(DEFAULT_SORT);
   const [query, setQuery] = useState('');
-  const removeItem = useCallback((id: string) => {
-    // After an action the item leaves the current list (SPEC §4).
-    setItems((current) => current.filter((s) => s.id !== id));
-  }, []);
-  const changeItem = useCallback(
-    (updated: Subscription) => {
-      // A blocked sender moves to Unsubscribed: updated in place there, gone from the other lists.
-      setItems((current) =>
-        updated.category === category
-          ? current.map((s) => (s.id === updated.id ? updated : s))
-          : current.filter((s) => s.id !== updated.id),
-      );
-    },
-    [category],
-  );
-  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(removeItem, changeItem);
+  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(category);
 
-  const latest = useRef(0);
-  const mounted = useRef(true);
-  /** Live items that arrived while a fetch was on its way: its answer may predate them. */
-  const arrivedDuringFetch = useRef<Subscription[]>([]);
-
-  const loadList = useCallback(async () => {
-    const call = ++latest.current;
-    arrivedDuringFetch.current = [];
-    setFetching(true);
-    try {
-      const answer = await getSubscriptions(category);
-      if (!mounted.current || call !== latest.current) return;
-      setItems(mergeLiveSubscriptions(answer?.data ?? [], arrivedDuringFetch.current, category));
-    } catch (error) {
-      if (!mounted.current || call !== latest.current) return;
-      // SPEC §8: a mailbox that needs re-authentication answers 401 with where to go.
-      const redirectUrl = isStatus(error, 401) ? redirectUrlOf(error) : null;
-      if (redirectUrl) {
-        window.location.assign(redirectUrl);
-        return;
-      }
-      if (isStatus(error, 403)) {
-        navigate(SCREENS.signin, { replace: true });
-        return;
-      }
-      console.warn('Failed to fetch subscriptions...', error);
-    } finally {
-      if (mounted.current && call === latest.current) {
-        arrivedDuringFetch.current = [];
-        setFetching(false);
-        setLoaded(true);
-      }
-    }
-  }, [category, navigate]);
-
-  useEffect(() => {
-    mounted.current = true;
-    void loadList();
-    return () => {
-      mounted.current = false;
-    };
-  }, [loadList]);
-
+  const items = list.data ?? NO_ITEMS;
+  /** The first answer (or failure) came. */
+  const loaded = !list.isPending;
   // A mailbox being scanned, or waiting for its first scan, keeps the spinner on.
-  useEffect(() => {
-    if (accounts) setScanning(accounts.some(isScanning));
-  }, [accounts]);
-
-  useLive({
-    // Events sent before this connection were missed: catch up.
-    connect: () => {
-      void loadList();
-      void reloadAccounts();
-    },
-    'loading-new-subscriptions': () => setScanning(true),
-    'new-subscription': (item) => {
-      arrivedDuringFetch.current.push(item);
-      setItems((current) => mergeLiveSubscription(current, item, category));
-    },
-    'scan-progress': (next) => {
-      setScanning(true);
-      setProgress(next);
-    },
-    'all-subscriptions-sent': () => {
-      setScanning(false);
-      setProgress(null);
-      // Counts may have changed; another mailbox may still be scanning.
-      void loadList();
-      void reloadAccounts();
-    },
-  });
+  const scanning = scanRunning(accounts, accountsAt, liveScan);
+  const progress = liveScan.progress;
 
   const visible = useMemo(() => visibleSubscriptions(items, { order, query }), [items, order, query]);
   const showAccount = showsAccounts(items, accounts);
   const logoBaseUrl = publicConfig.status === 'ready' ? (publicConfig.config?.logoBaseUrl ?? null) : null;
-  const busy = scanning || (fetching && !loaded);
+  const busy = scanning || !loaded;
 
   let empty: ReactNode = null;
   if (loaded && items.length === 0 && !scanning) {

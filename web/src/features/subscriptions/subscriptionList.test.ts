@@ -10,6 +10,7 @@ import {
   messageCountLabel,
   progressText,
   SORT_OPTIONS,
+  scanRunning,
   senderDomain,
   senderName,
   showsAccounts,
@@ -176,5 +177,25 @@ describe('mailboxes', () => {
     expect(isScanning(account('a@b.c', 'active', '2024-01-01T00:00:00Z'))).toBe(false);
     expect(isScanning(account('a@b.c', 'reauth'))).toBe(false);
     expect(isScanning(account('a@b.c', 'error'))).toBe(false);
+  });
+});
+
+describe('scanRunning', () => {
+  const account = (email: string, status: EmailAccount['status'], lastScannedAt: string | null = null) =>
+    ({ email, provider: 'yahoo', status, lastScannedAt }) satisfies EmailAccount;
+  const scanning = [account('a@b.c', 'scanning', '2024-01-01T00:00:00Z')];
+  const idle = [account('a@b.c', 'active', '2024-01-01T00:00:00Z')];
+
+  it('follows the mailboxes when their answer is the newer report', () => {
+    expect(scanRunning(scanning, 200, { scanning: false, at: 100 })).toBe(true);
+    expect(scanRunning(idle, 200, { scanning: true, at: 100 })).toBe(false);
+    expect(scanRunning(idle, 100, { scanning: true, at: 100 })).toBe(false);
+  });
+
+  it('follows the live events when they are newer, or the mailboxes are not known yet', () => {
+    expect(scanRunning(idle, 100, { scanning: true, at: 200 })).toBe(true);
+    expect(scanRunning(scanning, 100, { scanning: false, at: 200 })).toBe(false);
+    expect(scanRunning(null, 0, { scanning: true, at: 200 })).toBe(true);
+    expect(scanRunning(null, 0, { scanning: false, at: 0 })).toBe(false);
   });
 });

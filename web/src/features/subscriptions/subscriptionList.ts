@@ -140,3 +140,16 @@ export function showsAccounts(
 export function isScanning(account: EmailAccount): boolean {
   return account.status === 'scanning' || (account.status === 'active' && account.lastScannedAt === null);
 }
+
+/**
+ * Whether the list is still filling: the newer of two reports decides — the mailboxes' statuses
+ * (answered at `accountsAt`) or the live events (`live.at`: a scan started, progressed or ended).
+ */
+export function scanRunning(
+  accounts: readonly EmailAccount[] | null,
+  accountsAt: number,
+  live: { scanning: boolean; at: number },
+): boolean {
+  if (accounts && accountsAt >= live.at) return accounts.some(isScanning);
+  return live.scanning;
+}

@@ -1,21 +1,22 @@
 // The ACTIONS of the subscription list (SPEC §4 Keep, Unsubscribe flow): the per-row busy flags,
-// the calls, and the dialogs of the unsubscribe flow. The flow's decisions live in unsubscribeFlow.ts.
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+// the calls (mutations.ts), and the dialogs of the unsubscribe flow. The flow's decisions live in
+// unsubscribeFlow.ts. A 403 needs nothing here: the query client sends every one to the sign-in page.
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { SettingsUpdate, Subscription, UnsubscribeResult } from '../../../../contract/api.js';
+import type {
+  SettingsUpdate,
+  Subscription,
+  SubscriptionCategory,
+  UnsubscribeResult,
+} from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
-import {
-  blockSubscription,
-  getSettings,
-  keepSubscription,
-  manualUnsubscribe,
-  unsubscribe as unsubscribeCall,
-  updateSettings,
-} from '../../api/calls';
 import { ApiError, isStatus, redirectUrlOf } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useGoTo } from '../../navigation';
+import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings/queries';
+import { useSubscriptionMutations } from './mutations';
 import { ManualUnsubscribeDialog, ReauthDialog, UnsubscribeConfirmDialog } from './UnsubscribeDialogs';
 import {
   type AfterOpen,
@@ -63,39 +64,24 @@ function blockQuestion(error: unknown, status: 502 | 409): string | null {
 }
 
 /**
- * `onRemoved` takes an item off the current list after an action succeeded (SPEC §4); `onChanged` gets a
- * blocked item back (it moved to Unsubscribed: the list keeps or drops it by its category).
+ * The actions on the rows of the `category` list. Their answers update the cached lists (SPEC §4: the
+ * item leaves the current list; a blocked item moves to Unsubscribed): see mutations.ts.
  */
-export function useSubscriptionActions(
-  onRemoved: (id: string) => void,
-  onChanged: (item: Subscription) => void,
-): SubscriptionActions {
+export function useSubscriptionActions(category: SubscriptionCategory): SubscriptionActions {
   const navigate = useNavigate();
   const goTo = useGoTo();
+  const queryClient = useQueryClient();
+  const calls = useSubscriptionMutations(category);
+  const saveSettings = useUpdateSettings();
   const [busyRows, setBusyRows] = useState<ReadonlySet<string>>(new Set());
   const busyNow = useRef(new Set<string>());
   const [dialog, setDialog] = useState<Dialog>(NO_DIALOG);
-  /** The alert settings, fetched once per list screen; a pending fetch is awaited by the flow. */
-  const settings = useRef<SettingsUpdate | null>(null);
-  const settingsLoad = useRef<Promise<SettingsUpdate> | null>(null);
+  // The alert settings are fetched when the list opens, so that the flow rarely has to wait for them.
+  useSettings();
 
-  useEffect(() => {
-    if (settingsLoad.current) return;
-    settingsLoad.current = getSettings()
-      .then((loaded) => ({ ...DEFAULT_ALERT_SETTINGS, ...loaded }))
-      .catch((error: unknown) => {
-        if (isStatus(error, 403)) navigate(SCREENS.signin, { replace: true });
-        else console.warn(ALERTS.fetchSettingsFailed, error);
-        return DEFAULT_ALERT_SETTINGS;
-      })
-      .then((loaded) => {
-        settings.current ??= loaded;
-        return settings.current;
-      });
-  }, [navigate]);
-
+  /** The alert settings (defaults when they could not be fetched); a pending fetch is awaited. */
   async function currentSettings(): Promise<SettingsUpdate> {
-    return settings.current ?? (await settingsLoad.current) ?? DEFAULT_ALERT_SETTINGS;
+    return { ...DEFAULT_ALERT_SETTINGS, ...(await loadSettings(queryClient)) };
   }
 
   const setBusy = useCallback((id: string, on: boolean) => {
@@ -109,7 +95,11 @@ export function useSubscriptionActions(
     const status = error instanceof ApiError && error.status > 0 ? error.status : null;
     const step = failureStep(status, redirectUrlOf(error));
     if (step.kind === 'redirect') return goTo(step.url);
-    if (step.kind === 'navigate') return navigate(step.to === 'pricing' ? SCREENS.pricing : SCREENS.signin);
+    if (step.kind === 'navigate') {
+      // The sign-in page is the query client's answer to every 403.
+      if (step.to === 'pricing') navigate(SCREENS.pricing);
+      return;
+    }
     console.warn(texts.error, error);
     window.alert(step.alert === 'rateLimited' ? ALERTS.rateLimited : texts[step.alert]);
   }
@@ -118,10 +108,9 @@ export function useSubscriptionActions(
     if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     try {
-      await keepSubscription(item.id);
-      onRemoved(item.id);
+      await calls.keep.mutateAsync(item);
     } catch (error) {
-      if (isStatus(error, 403)) return navigate(SCREENS.signin);
+      if (isStatus(error, 403)) return;
       console.warn('Error keeping subscription...', error);
       window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
     } finally {
@@ -133,7 +122,7 @@ export function useSubscriptionActions(
     if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     try {
-      onChanged(await blockSubscription(item.id, confirmBlock));
+      await calls.block.mutateAsync({ item, confirmBlock });
     } catch (error) {
       const question = blockQuestion(error, 409);
       if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'block' });
@@ -151,8 +140,7 @@ export function useSubscriptionActions(
     if (busyNow.current.has(item.id)) return;
     setBusy(item.id, true);
     try {
-      await manualUnsubscribe(item.id);
-      onRemoved(item.id);
+      await calls.manualUnsubscribe.mutateAsync(item);
     } catch (error) {
       fail(error, { error: ALERTS.manualUnsubscribeError, failed: ALERTS.manualUnsubscribeFailed });
     } finally {
@@ -167,14 +155,12 @@ export function useSubscriptionActions(
 
   /** 'Don't remind me' was ticked: the matching alert is saved as off (both fields sent). */
   async function dismissReminder(reminder: Reminder) {
-    const next = withoutReminder(await currentSettings(), reminder);
-    settings.current = next;
-    try {
-      await updateSettings(next);
-    } catch (error) {
-      console.warn(ALERTS.updateSettingsFailed, error);
-      window.alert(ALERTS.updateSettingsFailed);
-    }
+    const current = await loadSettings(queryClient);
+    // A failure alerts (and puts the previous settings back) in the mutation.
+    saveSettings.mutate({
+      ...current,
+      ...withoutReminder({ ...DEFAULT_ALERT_SETTINGS, ...current }, reminder),
+    });
   }
 
   async function unsubscribe(item: Subscription, confirmBlock = false) {
@@ -183,7 +169,7 @@ export function useSubscriptionActions(
     let result: UnsubscribeResult;
     let alerts: SettingsUpdate;
     try {
-      result = await unsubscribeCall(item.id, confirmBlock);
+      result = await calls.unsubscribe.mutateAsync({ item, confirmBlock });
       alerts = await currentSettings();
     } catch (error) {
       const notSent = blockQuestion(error, 502);
@@ -198,7 +184,7 @@ export function useSubscriptionActions(
     const step = nextUnsubscribeStep(result, alerts);
     switch (step.kind) {
       case 'remove':
-        return onRemoved(item.id);
+        return calls.removed(item);
       case 'reauth':
         return setDialog({ kind: 'reauth', authUrl: step.authUrl });
       case 'manual-dialog':

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { API } from '../../../contract/routes.js';
+import { MESSAGES } from '../../../contract/validation.js';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** A fresh client module (its token cache starts empty) over a fake fetch answering `answer`. */
+async function clientWith(answer: (path: string, init: RequestInit) => Response) {
+  vi.resetModules();
+  const fetch = vi.fn(async (path: string, init: RequestInit) => answer(path, init));
+  vi.stubGlobal('fetch', fetch);
+  const { api } = await import('./client');
+  const calls = (path: string) => fetch.mock.calls.filter(([p]) => p === path);
+  return { api, fetch, calls };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the CSRF token', () => {
+  it('is fetched once and reused by every state-changing call', async () => {
+    let issued = 0;
+    const { api, calls } = await clientWith((path, init) => {
+      if (path === API.csrfToken) return json(200, { csrfToken: `t${++issued}` });
+      return json(200, { header: new Headers(init.headers).get('X-CSRF-Token') });
+    });
+    const answers = await Promise.all([api.post('/a'), api.put('/b'), api.delete('/c')]);
+    await api.post('/d');
+    await api.get('/e');
+    expect(calls(API.csrfToken)).toHaveLength(1);
+    expect(answers).toEqual([{ header: 't1' }, { header: 't1' }, { header: 't1' }]);
+    expect(calls('/e')[0]?.[1].headers).not.toHaveProperty('X-CSRF-Token');
+  });
+
+  it('is fetched again after a CSRF refusal, and the call retried once', async () => {
+    let issued = 0;
+    const { api, calls } = await clientWith((path, init) => {
+      if (path === API.csrfToken) return json(200, { csrfToken: `t${++issued}` });
+      const token = new Headers(init.headers).get('X-CSRF-Token');
+      return token === 't1' ? json(403, { message: MESSAGES.csrf }) : json(200, { token });
+    });
+    await expect(api.post('/a')).resolves.toEqual({ token: 't2' });
+    expect(calls(API.csrfToken)).toHaveLength(2);
+    expect(calls('/a')).toHaveLength(2);
+  });
+
+  it('gives up after one retry, and keeps other 403s as they are', async () => {
+    const { api, calls } = await clientWith((path) => {
+      if (path === API.csrfToken) return json(200, { csrfToken: 't' });
+      if (path === '/signed-out') return json(403, { message: MESSAGES.notSignedIn });
+      return json(403, { message: MESSAGES.csrf });
+    });
+    await expect(api.post('/a')).rejects.toMatchObject({ status: 403, message: MESSAGES.csrf });
+    expect(calls('/a')).toHaveLength(2);
+    await expect(api.post('/signed-out')).rejects.toMatchObject({
+      status: 403,
+      message: MESSAGES.notSignedIn,
+    });
+    expect(calls('/signed-out')).toHaveLength(1);
+  });
+
+  it('is not kept when its fetch failed', async () => {
+    let fail = true;
+    const { api, calls } = await clientWith((path) => {
+      if (path === API.csrfToken) return fail ? json(500, {}) : json(200, { csrfToken: 't' });
+      return json(200, {});
+    });
+    await expect(api.post('/a')).rejects.toMatchObject({ status: 500 });
+    fail = false;
+    await expect(api.post('/a')).resolves.toEqual({});
+    expect(calls(API.csrfToken)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,19 @@
+// The keys of the query cache. Everything that belongs to the signed-in user sits under USER, so that
+// signing in or out drops it in one call (the next user never sees the previous one's lists).
+import type { SubscriptionCategory } from '../../../contract/api.js';
+
+const USER = ['user'] as const;
+
+export const queryKeys = {
+  user: USER,
+  signinStatus: ['signin-status'] as const,
+  publicConfig: ['public-config'] as const,
+  /** Every subscription list; `subscriptions(category)` is one of them. */
+  subscriptionLists: [...USER, 'subscriptions'] as const,
+  subscriptions: (category: SubscriptionCategory) => [...USER, 'subscriptions', category] as const,
+  emailAccounts: [...USER, 'email-accounts'] as const,
+  settings: [...USER, 'settings'] as const,
+  subscriptionStatus: [...USER, 'subscription-status'] as const,
+  /** Client state fed by the live events only (scan running, progress): see live.ts. */
+  scan: [...USER, 'scan'] as const,
+};

@@ -1,0 +1,39 @@
+// The connected mailboxes (GET /get-email-accounts) in the query cache, read by the Email Accounts
+// screen and the subscription lists (scan state, whether rows name their mailbox).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EmailAccount } from '../../../../contract/api.js';
+import { ALERTS } from '../../../../contract/validation.js';
+import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
+import { queryKeys } from '../../api/queryKeys';
+
+export interface EmailAccounts {
+  /** null until the first answer; an empty list when the fetch failed (SPEC §8: only logged). */
+  accounts: EmailAccount[] | null;
+  /** When the shown list was answered (0 before): the scan state compares it with the live events. */
+  updatedAt: number;
+}
+
+export function useEmailAccounts(): EmailAccounts {
+  const query = useQuery({
+    queryKey: queryKeys.emailAccounts,
+    queryFn: async () => (await getEmailAccounts())?.data ?? [],
+    meta: { errorMessage: ALERTS.fetchEmailAccountsFailed },
+  });
+  const accounts = query.data ?? (query.isError ? [] : null);
+  return { accounts, updatedAt: Math.max(query.dataUpdatedAt, query.errorUpdatedAt) };
+}
+
+/** Removes a mailbox; it leaves the list once the server confirmed. */
+export function useRemoveEmailAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) => deleteEmailAccount(email),
+    onSuccess: (_answer, email) => {
+      queryClient.setQueryData<EmailAccount[]>(queryKeys.emailAccounts, (accounts) =>
+        accounts?.filter((account) => account.email !== email),
+      );
+      // Its subscriptions are gone with it: the lists load afresh when next opened.
+      queryClient.removeQueries({ queryKey: queryKeys.subscriptionLists });
+    },
+  });
+}

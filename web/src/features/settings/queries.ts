@@ -1,0 +1,63 @@
+// The user's settings (GET /get-settings, PUT /update-settings) in the query cache, shared by the
+// Settings screen and the unsubscribe flow (whose dialogs follow the two alert switches).
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Settings } from '../../../../contract/api.js';
+import { ALERTS } from '../../../../contract/validation.js';
+import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
+import { queryKeys } from '../../api/queryKeys';
+
+/** SPEC §3: both alerts default to on, also when the settings cannot be fetched. */
+export const DEFAULT_SETTINGS: Settings = {
+  alertManualUnsubscribe: true,
+  alertAfterUnsubscribe: true,
+  autoBlockStillSending: false,
+};
+
+const settingsQuery = {
+  queryKey: queryKeys.settings,
+  queryFn: getSettings,
+  meta: { errorMessage: ALERTS.fetchSettingsFailed },
+};
+
+/** The settings; null while loading, the defaults when the fetch failed. */
+export function useSettings(): Settings | null {
+  const query = useQuery(settingsQuery);
+  return query.data ?? (query.isError ? DEFAULT_SETTINGS : null);
+}
+
+/** The settings now: the cached answer, or the one under way; the defaults when it failed. */
+export async function currentSettings(queryClient: QueryClient): Promise<Settings> {
+  try {
+    return await queryClient.ensureQueryData(settingsQuery);
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+/**
+ * Saves the settings (all fields sent). The screen shows the new values at once; a failed save puts the
+ * previous ones back and alerts.
+ */
+export function useUpdateSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (next: Settings) => updateSettings(next),
+    onMutate: async (next) => {
+      await queryClient.cancelQueries({ queryKey: queryKeys.settings });
+      const previous = queryClient.getQueryData<Settings>(queryKeys.settings);
+      queryClient.setQueryData(queryKeys.settings, next);
+      return { previous };
+    },
+    onError: (error, _next, context) => {
+      // Before any answer (the fetch failed) the screen showed the defaults: back to those.
+      queryClient.setQueryData(queryKeys.settings, context?.previous ?? DEFAULT_SETTINGS);
+      console.warn(ALERTS.updateSettingsFailed, error);
+      window.alert(ALERTS.updateSettingsFailed);
+    },
+  });
+}
+
+/** Deletes the account (and with it everything stored about the user). */
+export function useDeleteAccount() {
+  return useMutation({ mutationFn: () => deleteAccount() });
+}
