@@ -1,4 +1,5 @@
 import { MailAuthError, MailConnectionError } from '../provider.js';
+import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
 
 // HTTP to Microsoft Graph v1.0 and the Microsoft identity platform v2 token endpoint: access tokens from
 // the stored refresh token, retries where Microsoft asks for them, and the mapping of every failure onto
@@ -314,20 +315,12 @@ export class GraphClient {
     return target;
   }
 
+  /** Retry-After as asked (Graph sends it with 429 and 503), else doubling from backoffMs; never over maxWaitMs. */
   private waitFor(res: RawResponse, attempt: number): number {
-    const asked = retryAfterMs(res.headers.get('retry-after'));
-    const wait = asked ?? this.retry.backoffMs * 2 ** (attempt - 1);
-    return Math.min(Math.max(wait, 0), this.retry.maxWaitMs);
+    const { backoffMs: baseMs, maxWaitMs } = this.retry;
+    const asked = parseRetryAfter(res.headers.get('retry-after'));
+    return Math.min(asked ?? backoffMs(attempt, { baseMs, maxMs: maxWaitMs, jitter: false }), maxWaitMs);
   }
-}
-
-/** Retry-After as delay-seconds or as an HTTP date (RFC 9110 §10.2.3). */
-export function retryAfterMs(value: string | null): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
 }
 
 function graphError(res: RawResponse): GraphError {
@@ -344,5 +337,3 @@ function graphError(res: RawResponse): GraphError {
 function firstLine(text: string | undefined): string | undefined {
   return text?.split(/\r?\n/)[0];
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
