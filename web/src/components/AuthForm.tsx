@@ -1,11 +1,13 @@
 // Pieces shared by the auth screens: the centred card, the error banner, labelled fields and
-// the idle/submitting state of a form (SPEC §4 Forms).
+// the idle/submitting state of a form (SPEC §4 Forms), on react-hook-form.
 import { type FormEvent, type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
+import type { FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
 import { messageOf } from '../api/client';
+import { formMessage } from './formSchema';
 
 export function AuthCard({ title, children }: { title?: string; children: ReactNode }) {
   return (
@@ -34,20 +36,15 @@ interface FieldProps {
   label: string;
   type?: 'email' | 'password' | 'text';
   autoComplete: string;
-  value: string;
-  onChange: (value: string) => void;
+  /** What react-hook-form's `register(name)` returned. */
+  registration: UseFormRegisterReturn;
 }
 
-export function Field({ id, label, type = 'text', autoComplete, value, onChange }: FieldProps) {
+export function Field({ id, label, type = 'text', autoComplete, registration }: FieldProps) {
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type={type}
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
+      <Form.Control type={type} autoComplete={autoComplete} {...registration} />
     </Form.Group>
   );
 }
@@ -71,34 +68,37 @@ export function SubmitButton({
   );
 }
 
-interface SubmitOptions {
-  /** Client-side validation, run on submit only; a message stops the submission. */
-  validate: () => string | null;
+interface SubmitOptions<T extends FieldValues> {
+  /** The form (react-hook-form, validated on submit only by its schema). */
+  form: UseFormReturn<T>;
   /** The call; when it resolves the page navigates away, so the form stays busy. */
-  run: () => Promise<void>;
+  run: (values: T) => Promise<void>;
   /** The screen's default banner when the server gave no message (or a choice by the failure). */
   fallback: string | ((failure: unknown) => string);
 }
 
-/** Idle/submitting state of a form: validate, call, banner on failure and back to idle. */
-export function useSubmit({ validate, run, fallback }: SubmitOptions) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+/**
+ * Idle/submitting state of a form: validate (the form's schema), call, banner on failure and back to
+ * idle. The banner shows the first validation message, else the server's.
+ */
+export function useSubmit<T extends FieldValues>({ form, run, fallback }: SubmitOptions<T>) {
+  const [done, setDone] = useState(false);
+  const { errors, isSubmitting } = form.formState;
+  const busy = isSubmitting || done;
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validate();
-    setError(invalid);
-    if (invalid) return;
-    setBusy(true);
+  const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await run();
+      await run(values);
+      setDone(true);
     } catch (failure) {
-      setError(messageOf(failure, typeof fallback === 'string' ? fallback : fallback(failure)));
-      setBusy(false);
+      const message = messageOf(failure, typeof fallback === 'string' ? fallback : fallback(failure));
+      form.setError('root.server', { message });
     }
-  }
+  });
 
-  return { busy, error, onSubmit };
+  return {
+    busy,
+    error: formMessage(errors),
+    onSubmit: (event: FormEvent) => (busy ? event.preventDefault() : onSubmit(event)),
+  };
 }

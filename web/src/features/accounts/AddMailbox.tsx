@@ -1,16 +1,24 @@
 import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import {
   type AddMailboxBody,
   APP_PASSWORD_PROVIDERS,
   type AppPasswordProvider,
 } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS, validateAddMailbox, validateImapServer } from '../../../../contract/validation.js';
+import {
+  IMAP_MESSAGES,
+  MESSAGES,
+  SCREEN_ERRORS,
+  validateAddMailbox,
+  validateImapServer,
+} from '../../../../contract/validation.js';
 import { addMailbox } from '../../api/calls';
 import { isStatus } from '../../api/client';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { useGoTo } from '../../navigation';
 import { RequireSession } from '../auth/session';
 
@@ -68,6 +76,29 @@ export default function AddMailbox() {
 
 const NO_PROVIDER = 'Choose your email provider first.';
 
+/**
+ * The add-mailbox rules of the provider (its address rule, the app password), then, for providers that
+ * ask where the IMAP server is, host and port (the port as typed: text).
+ */
+function addMailboxSchema(provider: AppPasswordProvider | null, asksServer: boolean) {
+  return ruleSchema(
+    { email: z.string(), appPassword: z.string(), host: z.string(), port: z.string(), secure: z.boolean() },
+    ({ email, appPassword, host, port }) => {
+      if (!provider) return NO_PROVIDER;
+      return (
+        validateAddMailbox({ provider, email, appPassword }) ??
+        (asksServer ? validateImapServer({ host, port }) : null)
+      );
+    },
+    (message) => {
+      if (message === MESSAGES.appPasswordRequired) return 'appPassword';
+      if (message === IMAP_MESSAGES.hostRequired) return 'host';
+      if (message === IMAP_MESSAGES.portInvalid) return 'port';
+      return 'email';
+    },
+  );
+}
+
 function AddMailboxForm({
   provider,
   initialEmail,
@@ -75,20 +106,23 @@ function AddMailboxForm({
   provider: AppPasswordProvider | null;
   initialEmail: string;
 }) {
-  // The same form again for a mailbox whose password stopped working (SPEC §8, 401 redirectUrl).
-  const [email, setEmail] = useState(initialEmail);
-  const [appPassword, setAppPassword] = useState('');
   const defaults = provider ? SERVER_DEFAULTS[provider] : undefined;
-  const [host, setHost] = useState(defaults?.host ?? '');
-  const [port, setPort] = useState(String(defaults?.port ?? TLS_PORT));
-  const [secure, setSecure] = useState(defaults?.secure ?? true);
+  const [schema] = useState(() => addMailboxSchema(provider, Boolean(defaults)));
+  const form = useSchemaForm(schema, {
+    // The same form again for a mailbox whose password stopped working (SPEC §8, 401 redirectUrl).
+    email: initialEmail,
+    appPassword: '',
+    host: defaults?.host ?? '',
+    port: String(defaults?.port ?? TLS_PORT),
+    secure: defaults?.secure ?? true,
+  });
   const [secureTouched, setSecureTouched] = useState(false);
   const goTo = useGoTo();
 
   const help = provider ? HELP_LINKS[provider] : undefined;
   const title = (provider && TITLES[provider]) ?? DEFAULT_TITLE;
 
-  function body(): AddMailboxBody {
+  function body({ email, appPassword, host, port, secure }: z.output<typeof schema>): AddMailboxBody {
     const answer: AddMailboxBody = { email: email.trim(), appPassword };
     if (!defaults) return answer;
     const server = { host: host.trim(), port: Number(port.trim()), secure };
@@ -102,28 +136,16 @@ function AddMailboxForm({
   }
 
   const { busy, error, onSubmit } = useSubmit({
-    validate: () => {
-      if (!provider) return NO_PROVIDER;
-      return (
-        validateAddMailbox({ provider, email, appPassword }) ??
-        (defaults ? validateImapServer({ host, port }) : null)
-      );
-    },
+    form,
     // SPEC §8: the server's message as given; a 401 without one means a plan is needed.
     fallback: (failure) =>
       isStatus(failure, 401) ? SCREEN_ERRORS.subscriptionRequired : SCREEN_ERRORS.addMailbox,
-    run: async () => {
+    run: async (values) => {
       if (!provider) return;
-      const { redirectUrl } = await addMailbox(provider, body());
+      const { redirectUrl } = await addMailbox(provider, body(values));
       goTo(redirectUrl || SCREENS.subscriptions);
     },
   });
-
-  function changePort(value: string) {
-    setPort(value);
-    // TLS from the first byte is the rule on 993; the switch follows the port until it is set by hand.
-    if (!secureTouched) setSecure(Number(value.trim()) === TLS_PORT);
-  }
 
   return (
     <AuthCard title={title}>
@@ -139,17 +161,11 @@ function AddMailboxForm({
           label="Email"
           type="email"
           autoComplete="email"
-          value={email}
-          onChange={setEmail}
+          registration={form.register('email')}
         />
         <Form.Group className="mb-3" controlId="mailbox-app-password">
           <Form.Label>App-Specific Password</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="off"
-            value={appPassword}
-            onChange={(e) => setAppPassword(e.target.value)}
-          />
+          <Form.Control type="password" autoComplete="off" {...form.register('appPassword')} />
           {help && (
             <Form.Text>
               <a href={help.href} target="_blank" rel="noopener noreferrer">
@@ -176,8 +192,7 @@ function AddMailboxForm({
                   autoCapitalize="none"
                   spellCheck={false}
                   placeholder="imap.example.com"
-                  value={host}
-                  onChange={(e) => setHost(e.target.value)}
+                  {...form.register('host')}
                 />
               </Form.Group>
               <Form.Group className="col-12 col-sm-4" controlId="mailbox-port">
@@ -186,8 +201,13 @@ function AddMailboxForm({
                   type="text"
                   inputMode="numeric"
                   autoComplete="off"
-                  value={port}
-                  onChange={(e) => changePort(e.target.value)}
+                  {...form.register('port', {
+                    // TLS from the first byte is the rule on 993; the switch follows the port until it
+                    // is set by hand.
+                    onChange: (e) => {
+                      if (!secureTouched) form.setValue('secure', Number(e.target.value.trim()) === TLS_PORT);
+                    },
+                  })}
                 />
               </Form.Group>
             </div>
@@ -197,11 +217,7 @@ function AddMailboxForm({
               id="mailbox-secure"
               className="mt-2"
               label="Use TLS (SSL)"
-              checked={secure}
-              onChange={(e) => {
-                setSecureTouched(true);
-                setSecure(e.target.checked);
-              }}
+              {...form.register('secure', { onChange: () => setSecureTouched(true) })}
             />
           </fieldset>
         )}

@@ -1,23 +1,39 @@
-import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import { SCREENS } from '../../../../contract/routes.js';
-import { appPasswordProviderFor, SCREEN_ERRORS, validateSignup } from '../../../../contract/validation.js';
+import {
+  appPasswordProviderFor,
+  MESSAGES,
+  SCREEN_ERRORS,
+  validateSignup,
+} from '../../../../contract/validation.js';
 import { signUp } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { useSignedIn } from './useSignedIn';
+
+/** The sign-up body's rules plus the confirmation, which only the form has. */
+const createAccountSchema = ruleSchema(
+  { email: z.string(), password: z.string(), confirm: z.string() },
+  validateSignup,
+  (message) =>
+    message === MESSAGES.invalidEmail
+      ? 'email'
+      : message === MESSAGES.passwordsDoNotMatch
+        ? 'confirm'
+        : 'password',
+);
 
 /** /create-account (SPEC §2 Create account screen). */
 export default function CreateAccount() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const form = useSchemaForm(createAccountSchema, { email: '', password: '', confirm: '' });
   const signedIn = useSignedIn();
 
   const { busy, error, onSubmit } = useSubmit({
-    validate: () => validateSignup({ email, password, confirm }),
+    form,
     fallback: SCREEN_ERRORS.signup,
-    run: async () => {
+    run: async ({ email, password }) => {
       const { redirectUrl } = await signUp({ email: email.trim(), password });
       // Yahoo and iCloud mailboxes connect with an app-specific password next.
       const provider = appPasswordProviderFor(email);
@@ -34,24 +50,21 @@ export default function CreateAccount() {
           label="Email"
           type="email"
           autoComplete="email"
-          value={email}
-          onChange={setEmail}
+          registration={form.register('email')}
         />
         <Field
           id="signup-password"
           label="Password"
           type="password"
           autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
+          registration={form.register('password')}
         />
         <Field
           id="signup-confirm"
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
+          registration={form.register('confirm')}
         />
         <SubmitButton busy={busy} label="Create Account" busyLabel="Creating..." />
       </Form>

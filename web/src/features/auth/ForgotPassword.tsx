@@ -1,20 +1,22 @@
-import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link, useNavigate } from 'react-router';
+import { forgotPasswordBodySchema } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS, validateEmail } from '../../../../contract/validation.js';
+import { SCREEN_ERRORS } from '../../../../contract/validation.js';
 import { forgotPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { useSchemaForm } from '../../components/formSchema';
 
 /** /reset-password (SPEC §2 Forgot password screen). */
 export default function ForgotPassword() {
-  const [email, setEmail] = useState('');
+  // The API's own body schema: the form has exactly its field.
+  const form = useSchemaForm(forgotPasswordBodySchema, { email: '' });
   const navigate = useNavigate();
 
   const { busy, error, onSubmit } = useSubmit({
-    validate: () => validateEmail(email),
+    form,
     fallback: SCREEN_ERRORS.forgotPassword,
-    run: async () => {
+    run: async ({ email }) => {
       await forgotPassword(email.trim());
       navigate(SCREENS.resetPasswordSent, { state: { email: email.trim() } });
     },
@@ -30,8 +32,7 @@ export default function ForgotPassword() {
           label="Email"
           type="email"
           autoComplete="email"
-          value={email}
-          onChange={setEmail}
+          registration={form.register('email')}
         />
         <SubmitButton busy={busy} label="Send reset link" busyLabel="Sending…" />
       </Form>

@@ -1,10 +1,11 @@
-import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS, validateReset } from '../../../../contract/validation.js';
+import { MESSAGES, SCREEN_ERRORS, validateReset } from '../../../../contract/validation.js';
 import { resetPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 
 /** /reset-password/confirm?token= (SPEC §2 Reset screen). */
 export default function ResetConfirm() {
@@ -14,15 +15,19 @@ export default function ResetConfirm() {
   return <ResetForm token={token} />;
 }
 
+/** The reset body's password rule plus the confirmation, which only the form has. */
+const resetSchema = ruleSchema({ password: z.string(), confirm: z.string() }, validateReset, (message) =>
+  message === MESSAGES.passwordsDoNotMatch ? 'confirm' : 'password',
+);
+
 function ResetForm({ token }: { token: string }) {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const form = useSchemaForm(resetSchema, { password: '', confirm: '' });
   const navigate = useNavigate();
 
   const { busy, error, onSubmit } = useSubmit({
-    validate: () => validateReset({ password, confirm }),
+    form,
     fallback: SCREEN_ERRORS.resetPassword,
-    run: async () => {
+    run: async ({ password }) => {
       await resetPassword({ token, password });
       navigate(SCREENS.signinPassword, { replace: true });
     },
@@ -37,16 +42,14 @@ function ResetForm({ token }: { token: string }) {
           label="New Password"
           type="password"
           autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
+          registration={form.register('password')}
         />
         <Field
           id="reset-confirm"
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
+          registration={form.register('confirm')}
         />
         <SubmitButton busy={busy} label="Reset Password" busyLabel="Resetting…" />
       </Form>

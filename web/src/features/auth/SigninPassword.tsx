@@ -1,22 +1,23 @@
-import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
+import { signinBodySchema } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS, validateSignin } from '../../../../contract/validation.js';
+import { SCREEN_ERRORS } from '../../../../contract/validation.js';
 import { signIn } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { useSchemaForm } from '../../components/formSchema';
 import { useSignedIn } from './useSignedIn';
 
 /** /signin/password (SPEC §2 Sign-in screen). */
 export default function SigninPassword() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  // The API's own body schema: the form has exactly its fields.
+  const form = useSchemaForm(signinBodySchema, { email: '', password: '' });
   const signedIn = useSignedIn();
 
   const { busy, error, onSubmit } = useSubmit({
-    validate: () => validateSignin({ email, password }),
+    form,
     fallback: SCREEN_ERRORS.signin,
-    run: async () => {
+    run: async ({ email, password }) => {
       const { redirectUrl } = await signIn({ email: email.trim(), password });
       await signedIn(redirectUrl || SCREENS.connectMailbox);
     },
@@ -31,16 +32,14 @@ export default function SigninPassword() {
           label="Email"
           type="email"
           autoComplete="email"
-          value={email}
-          onChange={setEmail}
+          registration={form.register('email')}
         />
         <Field
           id="signin-password"
           label="Password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
+          registration={form.register('password')}
         />
         <div className="text-end mb-3 small">
           <Link to={SCREENS.resetPassword}>Forgot Password?</Link>
