@@ -6,10 +6,12 @@ import {
   type MailProvider,
   type SyncState,
 } from '../provider.js';
+import { GmailApiError } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
-import { GmailApiError, GmailClient, type PaceOptions, type RetryOptions } from './client.js';
+import { GmailClient } from './client.js';
 import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext } from './scan.js';
 import { readGmailState } from './state.js';
+import type { PaceOptions, RetryOptions } from './transport.js';
 
 export interface GmailProviderOptions {
   email: string;

@@ -1,6 +1,7 @@
 import { parseFrom } from '../headers/detect.js';
 import type { HeaderBatch, MessageHeaders } from '../provider.js';
-import { BATCH_LIMIT, GmailApiError, type GmailClient, type HistoryRecord } from './client.js';
+import { BATCH_LIMIT, GmailApiError, type HistoryRecord } from './api.js';
+import type { GmailClient } from './client.js';
 import { METADATA_HEADERS, toMessageHeaders } from './scan.js';
 import { type GmailSyncState, snapshot } from './state.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseBatchResponse, retryAfterMs } from './client.js';
+import { parseBatchResponse } from './batch.js';
 import { discoveryQuery, senderQuery } from './scan.js';
 import { readGmailState } from './state.js';
+import { retryAfterMs } from './transport.js';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2025-07-01T10:00:00Z');

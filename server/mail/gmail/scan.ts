@@ -1,7 +1,8 @@
 import { parseFrom } from '../headers/detect.js';
 import { type HeaderFields, headerFieldsFromPairs } from '../headers/headers.js';
 import { type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
-import { GmailApiError, type GmailClient, type GmailMessage } from './client.js';
+import { GmailApiError, type GmailMessage } from './api.js';
+import type { GmailClient } from './client.js';
 import { type GmailSyncState, type ScanCheckpoint, snapshot } from './state.js';
 
 // The full scan, driven by search so that its cost grows with the number of senders, not with the size of

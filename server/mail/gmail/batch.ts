@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { parseJson } from '../google-oauth.js';
+import { MailAuthError } from '../provider.js';
+import { type GmailMethod, QUOTA_UNITS } from './api.js';
+import { classify, type Failure, failureOf, type GmailTransport, isRateLimited } from './transport.js';
+
+// Gmail batch requests (multipart/mixed, up to BATCH_LIMIT calls in one HTTP request): building them,
+// reading their answers, and sending again the calls refused inside a batch.
+
+/**
+ * One batch request of GET calls. Returns the parsed bodies in call order (null for 404 when asked);
+ * any other failure of an inner call throws as a single call would.
+ */
+export async function batchGet<T>(
+  transport: GmailTransport,
+  method: GmailMethod,
+  paths: string[],
+  opts: { notFoundAsNull: boolean },
+): Promise<Array<T | null>> {
+  const units = QUOTA_UNITS[method];
+  const results = new Array<T | null>(paths.length).fill(null);
+  let pending = paths.map((_, i) => i);
+  let authRetried = false;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    await transport.paced(units * pending.length);
+    const token = await transport.accessToken();
+    const boundary = `batch_${randomBytes(12).toString('hex')}`;
+    const body = `${pending
+      .map(
+        (i) =>
+          `--${boundary}\r\nContent-Type: application/http\r\nContent-ID: <m${i}>\r\n\r\nGET ${paths[i]}\r\n\r\n`,
+      )
+      .join('')}--${boundary}--\r\n`;
+    const outcome = await transport.send(
+      transport.endpoints.batch,
+      { method: 'POST', headers: { 'Content-Type': `multipart/mixed; boundary=${boundary}` }, body },
+      token,
+      async (res) => parseBatchResponse(res.headers.get('content-type') ?? '', await res.text()),
+    );
+    if (!outcome.ok) {
+      if (outcome.failure.status === 401 && !authRetried) {
+        authRetried = true;
+        transport.dropToken();
+        attempt--;
+        continue;
+      }
+      await transport.handleFailure(outcome.failure, attempt, `batch ${method}`);
+      continue;
+    }
+    const parts = outcome.value;
+    const again: number[] = [];
+    let wait: Failure | null = null;
+    let unauthorized = false;
+    for (const [n, index] of pending.entries()) {
+      const part = parts.get(`m${index}`) ?? parts.get(`#${n}`);
+      if (!part) {
+        again.push(index);
+        wait ??= { status: 0, reason: null, message: 'batch part missing', retryAfterMs: null };
+        continue;
+      }
+      if (part.status >= 200 && part.status < 300) {
+        transport.spend(units);
+        results[index] = parseJson(part.body) as T;
+        continue;
+      }
+      const failure = failureOf(part.status, part.body, part.retryAfter, transport.now());
+      if (part.status === 404 && opts.notFoundAsNull) {
+        transport.spend(units);
+        continue;
+      }
+      if (part.status === 401) {
+        unauthorized = true;
+        again.push(index);
+        continue;
+      }
+      if (isRateLimited(failure) || part.status >= 500) {
+        if (part.status >= 500) transport.spend(units);
+        again.push(index);
+        if (!wait || (failure.retryAfterMs ?? 0) > (wait.retryAfterMs ?? 0)) wait = failure;
+        continue;
+      }
+      transport.spend(units);
+      throw classify(failure, `${method} in batch`);
+    }
+    pending = again;
+    if (pending.length === 0) break;
+    if (unauthorized && !wait) {
+      if (authRetried) throw new MailAuthError('Gmail refused the access token (401)');
+      authRetried = true;
+      transport.dropToken();
+      attempt--;
+      continue;
+    }
+    if (wait) await transport.handleFailure(wait, attempt, `batch ${method}`);
+  }
+  return results;
+}
+
+export interface BatchPart {
+  status: number;
+  body: string;
+  retryAfter: string | null;
+}
+
+/** Splits a multipart/mixed batch answer; parts are keyed by their Content-ID (`response-<id>`) and position. */
+export function parseBatchResponse(contentType: string, text: string): Map<string, BatchPart> {
+  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (!match) throw new Error('batch answer without a multipart boundary');
+  const delimiter = `--${match[1] ?? match[2]}`;
+  const parts = new Map<string, BatchPart>();
+  const sections = text.split(delimiter).slice(1);
+  let n = 0;
+  for (const section of sections) {
+    if (section.startsWith('--')) break;
+    const normalized = section.replace(/\r\n/g, '\n').replace(/^\n/, '');
+    const [partHead, rest] = splitOnce(normalized, '\n\n');
+    const [httpHead, body] = splitOnce(rest, '\n\n');
+    const lines = httpHead.split('\n');
+    const status = Number(/^HTTP\/[\d.]+\s+(\d{3})/.exec(lines[0]?.trim() ?? '')?.[1] ?? 0);
+    const retryAfter = lines.find((l) => /^retry-after:/i.test(l))?.replace(/^retry-after:/i, '') ?? null;
+    const part: BatchPart = { status, body: body.trim(), retryAfter: retryAfter?.trim() ?? null };
+    const id = /^content-id:\s*<?([^>\n]*)>?/im.exec(partHead)?.[1]?.trim();
+    if (id) parts.set(id.replace(/^response-/, ''), part);
+    parts.set(`#${n++}`, part);
+  }
+  return parts;
+}
+
+function splitOnce(text: string, sep: string): [string, string] {
+  const at = text.indexOf(sep);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + sep.length)];
+}
