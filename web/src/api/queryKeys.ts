@@ -11,6 +11,7 @@ export const queryKeys = {
   /** Every subscription list; `subscriptions(category)` is one of them. */
   subscriptionLists: [...USER, 'subscriptions'] as const,
   subscriptions: (category: SubscriptionCategory) => [...USER, 'subscriptions', category] as const,
+  subscriptionMessages: (id: string) => [...USER, 'subscription-messages', id] as const,
   emailAccounts: [...USER, 'email-accounts'] as const,
   settings: [...USER, 'settings'] as const,
   subscriptionStatus: [...USER, 'subscription-status'] as const,

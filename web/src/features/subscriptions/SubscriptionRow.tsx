@@ -1,10 +1,10 @@
 import { type ReactNode, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
-import type { Subscription, SubscriptionMessage, UnsubscribeMethod } from '../../../../contract/api.js';
-import { getSubscriptionMessages } from '../../api/calls';
+import type { Subscription, UnsubscribeMethod } from '../../../../contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
 import { MessagePreview } from './MessagePreview';
+import { useSubscriptionMessages } from './queries';
 import { messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
@@ -53,26 +53,10 @@ export function SubscriptionRow({
 }: SubscriptionRowProps) {
   const listId = useId();
   const [expanded, setExpanded] = useState(false);
-  const [messages, setMessages] = useState<SubscriptionMessage[] | null>(null);
-  const [loadingMessages, setLoadingMessages] = useState(false);
-
-  async function loadMessages() {
-    setLoadingMessages(true);
-    try {
-      const answer = await getSubscriptionMessages(item.id);
-      setMessages(answer?.data ?? []);
-    } catch (error) {
-      // SPEC §8: a failed message fetch is only logged; the next expand tries again.
-      console.warn('Failed to fetch messages...', error);
-    } finally {
-      setLoadingMessages(false);
-    }
-  }
+  const { messages, loading: loadingMessages } = useSubscriptionMessages(item.id, expanded);
 
   function toggle() {
-    const next = !expanded;
-    setExpanded(next);
-    if (next && messages === null && !loadingMessages) void loadMessages();
+    setExpanded((open) => !open);
   }
 
   return (

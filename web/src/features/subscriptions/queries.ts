@@ -1,8 +1,8 @@
 // The subscription lists in the query cache (SPEC §2 Subscription list screen, §4 Live updates): one
 // query per category, the live events and the row actions write into them (live.ts, mutations.ts).
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import type { Subscription, SubscriptionCategory } from '../../../../contract/api.js';
-import { getSubscriptions } from '../../api/calls';
+import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../../contract/api.js';
+import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 import { mergeLiveSubscription, mergeLiveSubscriptions } from './subscriptionList';
 
@@ -29,6 +29,26 @@ export function useSubscriptionList(category: SubscriptionCategory) {
     queryFn: () => fetchList(category),
     meta: { errorMessage: 'Failed to fetch subscriptions...' },
   });
+}
+
+/**
+ * The messages of one sender, fetched when its row is first expanded.
+ * SPEC §8: a failed fetch is only logged; the next expand tries again.
+ */
+export function useSubscriptionMessages(
+  id: string,
+  expanded: boolean,
+): { messages: SubscriptionMessage[] | null; loading: boolean } {
+  const query = useQuery({
+    queryKey: queryKeys.subscriptionMessages(id),
+    queryFn: async () => (await getSubscriptionMessages(id))?.data ?? [],
+    enabled: expanded,
+    // Fetched once per row on screen (collapse and expand again reuse it), dropped with the row.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    meta: { errorMessage: 'Failed to fetch messages...' },
+  });
+  return { messages: query.data ?? null, loading: query.isFetching };
 }
 
 /** A `new-subscription` item: into the list of its category (when cached) and the fetches under way. */
