@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -21,17 +20,16 @@ import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
 import { createUnsubscribeService } from './features/unsubscribe/service.js';
+import { registerCsrf } from './http/plugins/csrf.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
+import { registerSchemaCompilers } from './http/plugins/schemas.js';
 import { registerSessions, SESSION_COOKIE } from './http/plugins/session.js';
-import { accountRoutes } from './http/routes/account.js';
 import { authRoutes } from './http/routes/auth.js';
-import { mailboxRoutes } from './http/routes/mailboxes.js';
 import { oauthRoutes } from './http/routes/oauth.js';
-import { previewRoutes } from './http/routes/preview.js';
 import { publicRoutes } from './http/routes/public.js';
-import { subscriptionRoutes } from './http/routes/subscriptions.js';
+import { signedInRoutes } from './http/routes/signed-in.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
-import { createInProcessQueue, type JobQueue } from './jobs/queue.js';
+import { createInProcessQueue, type JobHandlers, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
 import { type HostLookup, parseHostList } from './lib/address-policy.js';
 import { SecretBox } from './lib/crypto.js';
@@ -58,8 +56,6 @@ declare module 'fastify' {
     startScheduler(): Scheduler;
   }
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Composition root: builds the services and registers plugins and routes. Does not listen. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -142,8 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     afterCheck: (userId, mailboxId) => unsubscribe.verify(userId, mailboxId),
   });
-  const handlers = {
-    'scan-mailbox': (payload: Record<string, unknown>) => scans.scanMailbox(String(payload.mailboxId)),
+  const handlers: JobHandlers = {
+    'scan-mailbox': ({ mailboxId }) => scans.scanMailbox(mailboxId),
   };
   const jobs = config.databaseUrl
     ? await createPgBossQueue({
@@ -174,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const oauth = createOAuthService({ config, accounts, mailboxes });
 
   registerErrorHandler(app);
+  registerSchemaCompilers(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -188,27 +185,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hsts: config.secureCookies,
   });
   await app.register(fastifyCookie, { secret: config.secretKey });
-  await app.register(fastifyCsrf, {
-    sessionPlugin: '@fastify/cookie',
-    cookieKey: 'ig_csrf',
-    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
-    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
-  });
-  // Every state-changing call needs the X-CSRF-Token header from GET /csrf-token (SPEC §7).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (SAFE_METHODS.has(request.method) || request.url.startsWith('/socket.io')) return done();
-    app.csrfProtection(request, reply, done);
-  });
+  await registerCsrf(app, config.secureCookies);
   await app.register(fastifyRateLimit, { global: false });
   registerSessions(app, accounts, config.secureCookies);
 
   const authLimit = { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs };
   await app.register(publicRoutes, { config, contact, rateLimit: authLimit });
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
-  await app.register(accountRoutes, { accounts, settings });
-  await app.register(mailboxRoutes, { mailboxes, rateLimit: authLimit });
-  await app.register(subscriptionRoutes, { mailboxes, subscriptions, unsubscribe });
-  await app.register(previewRoutes, { preview: createPreviewService({ db, providers }) });
+  await app.register(signedInRoutes, {
+    accounts,
+    settings,
+    mailboxes,
+    subscriptions,
+    unsubscribe,
+    preview: createPreviewService({ db, providers }),
+    rateLimit: authLimit,
+  });
   await app.register(oauthRoutes, {
     oauth,
     accounts,

@@ -409,6 +409,20 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       },
     );
 
+    // The session is checked before the body: a signed-out call is refused whatever it sent.
+    it.each([
+      ['PUT', '/update-settings', { alertManualUnsubscribe: 'no' }],
+      ['POST', '/unsubscribe', {}],
+      ['POST', '/auth/yahoo', { email: 'not-an-email' }],
+    ] as const)(
+      'answers 403 to %s %s without a session, even with a body it would refuse',
+      async (method, url, payload) => {
+        const res = await new Client(t.app).request({ method, url, payload });
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ message: MESSAGES.notSignedIn });
+      },
+    );
+
     it('reports no active subscription for a new account', async () => {
       const { client } = await signedUp();
       expect((await client.get('/subscription-status/')).json()).toEqual({ status: false });

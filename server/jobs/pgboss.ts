@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { JobHandler, JobQueue } from './queue.js';
+import type { JobHandlers, JobName, JobPayloads, JobQueue } from './queue.js';
 
 // The queue port on PostgreSQL (GUIDE §1): jobs live in the database, so any process started with
 // the worker role can run them and a job survives the process that enqueued it. The `stately`
@@ -10,7 +10,7 @@ export interface PgBossQueueOptions {
   connectionString: string;
   /** PostgreSQL schema of pg-boss's tables. */
   schema: string;
-  handlers: Record<string, JobHandler>;
+  handlers: JobHandlers;
   /** Run jobs in this process (the worker role); otherwise only enqueue. */
   work: boolean;
   retries?: number;
@@ -23,7 +23,7 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   const boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema, max: 4 });
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
-  const names = Object.keys(options.handlers);
+  const names = Object.keys(options.handlers) as JobName[];
   for (const name of names) {
     if (!(await boss.getQueue(name))) {
       await boss.createQueue(name, {
@@ -35,8 +35,8 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       });
     }
     if (options.work) {
-      const handler = options.handlers[name]!;
-      await boss.work<Record<string, unknown>>(
+      const handler = options.handlers[name];
+      await boss.work<JobPayloads[typeof name]>(
         name,
         { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
         async ([job]) => {

@@ -2,22 +2,39 @@
 // key never run at the same time: one scan per mailbox. A job enqueued while its key is running is
 // remembered once and runs after it. Failures are retried with exponential backoff.
 
+/**
+ * Every job the product runs, by name, with its payload: `enqueue` and the handlers are typed by it, so
+ * a job cannot be sent with a payload its handler does not read. Payloads are JSON (pg-boss stores them).
+ */
+export interface JobPayloads {
+  /** Scan a mailbox, or check it for new mail when it was scanned before (features/scans). */
+  'scan-mailbox': { mailboxId: string };
+}
+
+export type JobName = keyof JobPayloads;
+
+export type JobHandler<N extends JobName = JobName> = (
+  payload: JobPayloads[N],
+  attempt: number,
+) => Promise<void>;
+
+/** One handler per job of the map. */
+export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
 export interface JobOptions {
   /** Jobs sharing a key run one after another, never together; duplicates waiting are merged. */
   key: string;
 }
 
 export interface JobQueue {
-  enqueue(name: string, payload: Record<string, unknown>, options: JobOptions): Promise<void>;
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: JobOptions): Promise<void>;
   /** Resolves once no job is running or waiting (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export type JobHandler = (payload: Record<string, unknown>, attempt: number) => Promise<void>;
-
 export interface InProcessQueueOptions {
-  handlers: Record<string, JobHandler>;
+  handlers: JobHandlers;
   retries?: number;
   backoffMs?: number;
   onError?: (error: unknown, job: { name: string; attempt: number; final: boolean }) => void;
@@ -30,12 +47,11 @@ export function createInProcessQueue({
   onError = () => {},
 }: InProcessQueueOptions): JobQueue {
   const running = new Map<string, Promise<void>>();
-  const waiting = new Map<string, { name: string; payload: Record<string, unknown> }>();
+  const waiting = new Map<string, { name: JobName; payload: JobPayloads[JobName] }>();
   let stopped = false;
 
-  async function runWithRetries(name: string, payload: Record<string, unknown>): Promise<void> {
-    const handler = handlers[name];
-    if (!handler) throw new Error(`No handler for job ${name}`);
+  async function runWithRetries<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void> {
+    const handler: JobHandler<N> = handlers[name];
     for (let attempt = 1; !stopped; attempt++) {
       try {
         await handler(payload, attempt);
@@ -49,7 +65,7 @@ export function createInProcessQueue({
     }
   }
 
-  function start(key: string, name: string, payload: Record<string, unknown>): void {
+  function start<N extends JobName>(key: string, name: N, payload: JobPayloads[N]): void {
     const run = runWithRetries(name, payload).finally(() => {
       running.delete(key);
       const next = waiting.get(key);

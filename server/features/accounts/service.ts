@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '../../../contract/api.js';
 import { SCREENS } from '../../../contract/routes.js';
-import {
-  MESSAGES,
-  normalizeEmail,
-  validateEmail,
-  validateNewPassword,
-  validateSignin,
-} from '../../../contract/validation.js';
+import { MESSAGES, normalizeEmail, validateEmail } from '../../../contract/validation.js';
 import type { Mailer } from '../../email/mailer.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
 import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
@@ -122,9 +117,8 @@ export function createAccountsService({
       endedListeners.push(listener);
     },
 
-    async signup(input: { email: string; password: string }): Promise<NewSession> {
-      const error = validateEmail(input.email) ?? validateNewPassword(input.password);
-      if (error) throw badRequest(error);
+    /** `input` passed the contract's signupBodySchema (the route checked it). */
+    async signup(input: CredentialsBody): Promise<NewSession> {
       const email = normalizeEmail(input.email);
       const id = randomUUID();
       const created = await repo.insertUser({
@@ -137,9 +131,8 @@ export function createAccountsService({
       return startSession(id);
     },
 
-    async signin(input: { email: string; password: string }): Promise<NewSession> {
-      const error = validateSignin(input);
-      if (error) throw badRequest(error);
+    /** `input` passed the contract's signinBodySchema (the route checked it). */
+    async signin(input: CredentialsBody): Promise<NewSession> {
       const user = await repo.findUserByEmail(normalizeEmail(input.email));
       const ok = await verify(user?.password_hash ?? (await dummyHash), input.password);
       if (!user?.password_hash || !ok) throw unauthorized(MESSAGES.wrongCredentials);
@@ -189,9 +182,7 @@ export function createAccountsService({
      * Queues a one-hour, single-use link to the address and returns at once: known and unknown addresses
      * take the same path before the answer. Whatever goes wrong later is logged, never answered.
      */
-    forgotPassword(input: { email: string }, log: ResetMailLog): void {
-      const error = validateEmail(input.email);
-      if (error) throw badRequest(error);
+    forgotPassword(input: ForgotPasswordBody, log: ResetMailLog): void {
       const email = normalizeEmail(input.email);
       if (resetMails.has(email)) return;
       const pending = mailResetLink(email)
@@ -206,13 +197,7 @@ export function createAccountsService({
     },
 
     /** Sets a new password from a reset link and ends every other session of the user. */
-    async resetPassword(
-      input: { token: string; password: string },
-      currentSessionToken?: string,
-    ): Promise<void> {
-      const error = validateNewPassword(input.password);
-      if (error) throw badRequest(error);
-      if (!input.token) throw badRequest(MESSAGES.resetTokenInvalid);
+    async resetPassword(input: ResetPasswordBody, currentSessionToken?: string): Promise<void> {
       const passwordHash = await hash(input.password, ARGON2);
       const userId = await repo.consumePasswordReset(hashToken(input.token), now());
       if (!userId) throw badRequest(MESSAGES.resetTokenInvalid);

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../contract/validation.js';
 import { HttpError } from '../../lib/errors.js';
 import { MailConnectionError } from '../../mail/provider.js';
@@ -18,6 +19,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ message: MESSAGES.tooManyRequests });
     if (error.code?.startsWith('FST_CSRF')) return reply.status(403).send({ message: MESSAGES.csrf });
+    // A body, query or path that fails its contract schema: the first problem's message, which is the
+    // spec's message for the field (contract/api.ts), and 400.
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ message: error.validation[0]?.message ?? 'Invalid request.' });
+    }
     if (
       error.validation ||
       error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||

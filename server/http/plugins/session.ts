@@ -15,13 +15,29 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, looked up once per request on first use. */
     sessionUser(): Promise<SessionUser | undefined>;
-    /** The signed-in user, or a 403 (SPEC §4 session gates). */
-    requireUser(): Promise<SessionUser>;
+    /**
+     * The signed-in user of a route registered under `requireSession` (routes/signed-in.ts), which
+     * answered 403 before the handler when there was none. Reading it elsewhere is a programming error.
+     */
+    readonly user: SessionUser;
   }
   interface FastifyReply {
     startSession(token: string): FastifyReply;
     endSession(): FastifyReply;
   }
+}
+
+/** The users `requireSession` found, by request: what `request.user` reads. */
+const signedIn = new WeakMap<FastifyRequest, SessionUser>();
+
+/**
+ * The hook of the signed-in routes (routes/signed-in.ts): sets `request.user`, or answers 403
+ * `{message}` without a session (docs/decisions.md "Signed-out calls answer 403").
+ */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  const user = await request.sessionUser();
+  if (!user) throw forbidden(MESSAGES.notSignedIn);
+  signedIn.set(request, user);
 }
 
 // Server-side sessions: the cookie holds a random token; the database holds its hash and expiry.
@@ -41,10 +57,12 @@ export function registerSessions(
     }
     return pending;
   });
-  app.decorateRequest('requireUser', async function (this: FastifyRequest) {
-    const user = await this.sessionUser();
-    if (!user) throw forbidden(MESSAGES.notSignedIn);
-    return user;
+  app.decorateRequest('user', {
+    getter(this: FastifyRequest) {
+      const user = signedIn.get(this);
+      if (!user) throw new Error(`request.user read outside the signed-in routes (${this.url})`);
+      return user;
+    },
   });
   app.decorateReply('startSession', function (this: FastifyReply, token: string) {
     return this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });

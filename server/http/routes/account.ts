@@ -1,38 +1,49 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  messageResponseSchema,
+  settingsSchema,
+  settingsUpdateSchema,
+  statusResponseSchema,
+} from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
 import type { SettingsService } from '../../features/settings/service.js';
-import { parseBody } from '../validate.js';
 
-const SettingsBody = z.object({
-  alertManualUnsubscribe: z.boolean({ error: 'alertManualUnsubscribe must be true or false.' }),
-  alertAfterUnsubscribe: z.boolean({ error: 'alertAfterUnsubscribe must be true or false.' }),
-  autoBlockStillSending: z.boolean({ error: 'autoBlockStillSending must be true or false.' }).optional(),
-});
-
-export async function accountRoutes(
-  app: FastifyInstance,
-  { accounts, settings }: { accounts: AccountsService; settings: SettingsService },
-) {
-  app.get(API.signinStatus, async (request) => ({ status: (await request.sessionUser()) !== undefined }));
-
-  app.get(API.subscriptionStatus, async (request) => {
-    const user = await request.requireUser();
-    return { status: await accounts.hasActiveSubscription(user.userId) };
-  });
-
-  app.get(API.getSettings, async (request) => settings.get((await request.requireUser()).userId));
-
-  app.put(API.updateSettings, async (request) => {
-    const user = await request.requireUser();
-    return settings.update(user.userId, parseBody(SettingsBody, request.body));
-  });
-
-  app.delete(API.deleteAccount, async (request, reply) => {
-    const user = await request.requireUser();
-    await accounts.deleteAccount(user.userId);
-    reply.endSession();
-    return { message: 'Your account and everything stored with it has been deleted.' };
-  });
+export interface AccountRouteOptions {
+  accounts: AccountsService;
+  settings: SettingsService;
 }
+
+// The signed-in user's account: plan, settings, deletion (registered under routes/signed-in.ts).
+export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
+  app,
+  { accounts, settings },
+) => {
+  app.get(
+    API.subscriptionStatus,
+    { schema: { response: { 200: statusResponseSchema } } },
+    async (request) => ({
+      status: await accounts.hasActiveSubscription(request.user.userId),
+    }),
+  );
+
+  app.get(API.getSettings, { schema: { response: { 200: settingsSchema } } }, async (request) =>
+    settings.get(request.user.userId),
+  );
+
+  app.put(
+    API.updateSettings,
+    { schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } } },
+    async (request) => settings.update(request.user.userId, request.body),
+  );
+
+  app.delete(
+    API.deleteAccount,
+    { schema: { response: { 200: messageResponseSchema } } },
+    async (request, reply) => {
+      await accounts.deleteAccount(request.user.userId);
+      reply.endSession();
+      return { message: 'Your account and everything stored with it has been deleted.' };
+    },
+  );
+};

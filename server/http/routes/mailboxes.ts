@@ -1,47 +1,52 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { APP_PASSWORD_PROVIDERS } from '../../../contract/api.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  APP_PASSWORD_PROVIDERS,
+  addMailboxBodySchema,
+  authResponseSchema,
+  emailAccountsResponseSchema,
+  messageResponseSchema,
+  removeMailboxBodySchema,
+} from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
-import { IMAP_MESSAGES, MESSAGES } from '../../../contract/validation.js';
 import type { MailboxesService } from '../../features/mailboxes/service.js';
-import { notFound } from '../../lib/errors.js';
-import { parseBody } from '../validate.js';
-
-const AddMailbox = z.object({
-  email: z.string({ error: MESSAGES.invalidEmail }),
-  appPassword: z.string({ error: MESSAGES.appPasswordRequired }),
-  host: z.string().max(253).optional(),
-  port: z.number({ error: IMAP_MESSAGES.portInvalid }).optional(),
-  secure: z.boolean().optional(),
-});
-const RemoveMailbox = z.object({ email: z.string({ error: MESSAGES.invalidEmail }) });
 
 export interface MailboxRouteOptions {
   mailboxes: MailboxesService;
   rateLimit: { max: number; timeWindow: number };
 }
 
-export async function mailboxRoutes(app: FastifyInstance, { mailboxes, rateLimit }: MailboxRouteOptions) {
-  // Logging in to a mail server on the user's behalf is a password check too: rate-limited.
-  app.post<{ Params: { provider: string } }>(
-    '/auth/:provider',
-    { config: { rateLimit } },
-    async (request) => {
-      const provider = request.params.provider;
-      if (!(APP_PASSWORD_PROVIDERS as readonly string[]).includes(provider))
-        throw notFound(`Unknown provider ${provider}.`);
-      const user = await request.requireUser();
-      return mailboxes.connectWithAppPassword(user.userId, provider, parseBody(AddMailbox, request.body));
-    },
+// The signed-in user's mailboxes (registered under routes/signed-in.ts).
+export const mailboxRoutes: FastifyPluginAsyncZod<MailboxRouteOptions> = async (
+  app,
+  { mailboxes, rateLimit },
+) => {
+  // POST /auth/{provider}, one route per app-password provider, each checking the body with that
+  // provider's rules (its address domain, the IMAP server for `imap`). Any other provider is a 404, as
+  // any unknown path. Logging in to a mail server on the user's behalf is a password check too:
+  // rate-limited.
+  for (const provider of APP_PASSWORD_PROVIDERS) {
+    app.post(
+      API.addMailbox(provider),
+      {
+        config: { rateLimit },
+        schema: { body: addMailboxBodySchema(provider), response: { 200: authResponseSchema } },
+      },
+      async (request) => mailboxes.connectWithAppPassword(request.user.userId, provider, request.body),
+    );
+  }
+
+  app.get(
+    API.emailAccounts,
+    { schema: { response: { 200: emailAccountsResponseSchema } } },
+    async (request) => ({ data: await mailboxes.list(request.user.userId) }),
   );
 
-  app.get(API.emailAccounts, async (request) => ({
-    data: await mailboxes.list((await request.requireUser()).userId),
-  }));
-
-  app.delete(API.deleteEmailAccount, async (request) => {
-    const user = await request.requireUser();
-    await mailboxes.remove(user.userId, parseBody(RemoveMailbox, request.body).email);
-    return { message: 'The mailbox and everything stored about it has been removed.' };
-  });
-}
+  app.delete(
+    API.deleteEmailAccount,
+    { schema: { body: removeMailboxBodySchema, response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await mailboxes.remove(request.user.userId, request.body.email);
+      return { message: 'The mailbox and everything stored about it has been removed.' };
+    },
+  );
+};

@@ -1,22 +1,20 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { oauthCallbackQuerySchema, oauthStartQuerySchema } from '../../../contract/api.js';
 import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { SCREENS } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
 import { decodeFlow, encodeFlow, FLOW_TTL_MS, flowCookieName, sameState } from '../../features/oauth/flow.js';
-import {
-  OAUTH_INTENTS,
-  OAUTH_PROVIDERS,
-  type OAuthIntent,
-  type OAuthProviderName,
-} from '../../features/oauth/providers.js';
+import { OAUTH_PROVIDERS, type OAuthIntent, type OAuthProviderName } from '../../features/oauth/providers.js';
 import { OAuthFailure, type OAuthService } from '../../features/oauth/service.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
 // GET /auth/{google|outlook}?intent=signin|signup|add → the provider's consent screen;
 // GET /auth/{google|outlook}/callback?code&state (or ?error) → back into the product.
 // Browser navigations, not API calls: every outcome is a redirect, except a provider this server has no
-// keys for (404 {message}) and an unknown intent (400 {message}).
+// keys for (404 {message}) and an unknown intent (400 {message}, from the contract's query schema). The
+// provider's availability is checked in `preValidation`, so it is answered before the query is.
 
 export interface OAuthRouteOptions {
   oauth: OAuthService;
@@ -35,11 +33,15 @@ function failureUrl(intent: OAuthIntent, provider: OAuthProviderName, reason: OA
   return `${screen}?${new URLSearchParams({ error: 'oauth', reason, provider })}`;
 }
 
-export async function oauthRoutes(
-  app: FastifyInstance,
-  { oauth, accounts, secureCookies, rateLimit }: OAuthRouteOptions,
-) {
+export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
+  app,
+  { oauth, accounts, secureCookies, rateLimit },
+) => {
   for (const provider of OAUTH_PROVIDERS) {
+    const available = async () => {
+      const unavailable = oauth.unavailable(provider);
+      if (unavailable) throw notFound(unavailable);
+    };
     const cookie = flowCookieName(provider);
     // Lax: the callback is a top-level GET navigation from the provider, which Lax cookies accompany.
     const cookieOptions = {
@@ -49,31 +51,28 @@ export async function oauthRoutes(
       secure: secureCookies,
     };
 
-    app.get<{ Querystring: { intent?: string } }>(`/auth/${provider}`, async (request, reply) => {
-      const unavailable = oauth.unavailable(provider);
-      if (unavailable) throw notFound(unavailable);
-      const intent = (request.query.intent ?? 'signin') as OAuthIntent;
-      if (!OAUTH_INTENTS.includes(intent)) {
-        throw badRequest(`Unknown intent ${String(request.query.intent)}: use signin, signup or add.`);
-      }
-      const user = await request.sessionUser();
-      if (intent === 'add' && !user) return reply.redirect(SCREENS.signin);
-      const { flow, url } = oauth.begin(provider, intent, user?.userId ?? null);
-      reply.header('cache-control', 'no-store');
-      reply.setCookie(cookie, encodeFlow(flow), {
-        ...cookieOptions,
-        signed: true,
-        maxAge: FLOW_TTL_MS / 1000,
-      });
-      return reply.redirect(url);
-    });
-
-    app.get<{ Querystring: { code?: string; state?: string; error?: string; error_description?: string } }>(
-      `/auth/${provider}/callback`,
-      { config: { rateLimit } },
+    app.get(
+      `/auth/${provider}`,
+      { preValidation: available, schema: { querystring: oauthStartQuerySchema } },
       async (request, reply) => {
-        const unavailable = oauth.unavailable(provider);
-        if (unavailable) throw notFound(unavailable);
+        const { intent } = request.query;
+        const user = await request.sessionUser();
+        if (intent === 'add' && !user) return reply.redirect(SCREENS.signin);
+        const { flow, url } = oauth.begin(provider, intent, user?.userId ?? null);
+        reply.header('cache-control', 'no-store');
+        reply.setCookie(cookie, encodeFlow(flow), {
+          ...cookieOptions,
+          signed: true,
+          maxAge: FLOW_TTL_MS / 1000,
+        });
+        return reply.redirect(url);
+      },
+    );
+
+    app.get(
+      `/auth/${provider}/callback`,
+      { config: { rateLimit }, preValidation: available, schema: { querystring: oauthCallbackQuerySchema } },
+      async (request, reply) => {
         reply.header('cache-control', 'no-store');
         // One attempt per started flow: whatever happens next, the cookie is spent.
         reply.clearCookie(cookie, cookieOptions);
@@ -135,4 +134,4 @@ export async function oauthRoutes(
       },
     );
   }
-}
+};

@@ -1,30 +1,24 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  messagePreviewBodySchema,
+  messagesBySenderBodySchema,
+  subscriptionMessagesResponseSchema,
+} from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { previewCsp } from '../../features/preview/sanitize.js';
 import type { PreviewService } from '../../features/preview/service.js';
-import { parseBody } from '../validate.js';
-
-const PreviewBody = z.object({
-  subscriptionId: z.string().min(1, 'subscriptionId is required.'),
-  messageId: z.string().min(1, 'messageId is required.'),
-  loadImages: z.boolean().optional(),
-});
-
-const SenderBody = z.object({
-  senderAddress: z.string().trim().min(1, 'senderAddress is required.'),
-  messageId: z.string().optional(),
-});
 
 export interface PreviewRouteOptions {
   preview: PreviewService;
 }
 
-export async function previewRoutes(app: FastifyInstance, { preview }: PreviewRouteOptions) {
-  app.post(API.messagePreview, async (request, reply) => {
-    const user = await request.requireUser();
-    const body = parseBody(PreviewBody, request.body);
-    const html = await preview.preview(user.userId, body);
+// Reading one message on demand (registered under routes/signed-in.ts).
+export const previewRoutes: FastifyPluginAsyncZod<PreviewRouteOptions> = async (app, { preview }) => {
+  // The answer is the sanitized document itself (text/html), which no JSON response schema describes:
+  // only the body is declared. Its errors are the usual `{message}`.
+  app.post(API.messagePreview, { schema: { body: messagePreviewBodySchema } }, async (request, reply) => {
+    const body = request.body;
+    const html = await preview.preview(request.user.userId, body);
     // Opened on its own (not in the modal's sandboxed frame), the document is still held to its policy.
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
@@ -33,9 +27,11 @@ export async function previewRoutes(app: FastifyInstance, { preview }: PreviewRo
       .send(html);
   });
 
-  app.post(API.messagesBySender, async (request) => {
-    const user = await request.requireUser();
-    const { senderAddress } = parseBody(SenderBody, request.body);
-    return { data: await preview.messagesBySender(user.userId, senderAddress) };
-  });
-}
+  app.post(
+    API.messagesBySender,
+    { schema: { body: messagesBySenderBodySchema, response: { 200: subscriptionMessagesResponseSchema } } },
+    async (request) => ({
+      data: await preview.messagesBySender(request.user.userId, request.body.senderAddress),
+    }),
+  );
+};

@@ -1,0 +1,21 @@
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { $ZodType } from 'zod/v4/core';
+
+/**
+ * Routes declare their contract schemas (contract/api.ts) as `schema: { body, querystring, params,
+ * response }`: zod checks what comes in (a failure becomes a 400 `{message}` in errors.ts) and the
+ * response schemas whitelist what goes out, for the statuses they name (the 200s; error bodies are
+ * written by errors.ts).
+ */
+export function registerSchemaCompilers(app: FastifyInstance): void {
+  // A call without a body (or with `null`) is checked as `{}`, so it answers the message of the first
+  // missing field, as it always did, rather than zod's "expected object". Fastify hands a missing body
+  // to the validator as null.
+  const compile: FastifySchemaCompiler<$ZodType> = (route) => {
+    const validate = validatorCompiler(route);
+    return route.httpPart === 'body' ? (data) => validate(data ?? {}) : validate;
+  };
+  app.setValidatorCompiler(compile);
+  app.setSerializerCompiler(serializerCompiler);
+}

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { requireSession } from '../plugins/session.js';
+import { type AccountRouteOptions, accountRoutes } from './account.js';
+import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
+import { type PreviewRouteOptions, previewRoutes } from './preview.js';
+import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptions.js';
+
+export type SignedInRouteOptions = AccountRouteOptions &
+  MailboxRouteOptions &
+  PreviewRouteOptions &
+  SubscriptionRouteOptions;
+
+/**
+ * Every route that needs a session, in one encapsulated scope whose hook sets `request.user` or answers
+ * 403 without a session (docs/decisions.md "Signed-out calls answer 403").
+ *
+ * The hook is `preValidation`, not `preHandler`: a signed-out call is refused before its body is checked
+ * against its schema, so it answers 403 whatever it sent, as it always did; it still runs after the CSRF
+ * check and the rate limit (both `onRequest`), which also keeps their order.
+ */
+export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (app, options) => {
+  app.addHook('preValidation', requireSession);
+  await app.register(accountRoutes, options);
+  await app.register(mailboxRoutes, options);
+  await app.register(subscriptionRoutes, options);
+  await app.register(previewRoutes, options);
+};
