@@ -1,4 +1,4 @@
-// The screens and their routes (SPEC §2). /pricing and /blog arrive with later issues; until then
+// The screens and their routes (docs/product.md §2). /pricing and /blog arrive with later issues; until then
 // they fall through to the not-found screen.
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
@@ -73,7 +73,7 @@ const router = createBrowserRouter([
   },
 ]);
 
-/** SPEC §8: a 403 anywhere means the session is gone: to the sign-in page. */
+/** docs/product.md §8: a 403 anywhere means the session is gone: to the sign-in page. */
 const queryClient = createQueryClient({
   onSessionLost: () => void router.navigate(SCREENS.signin, { replace: true }),
 });

@@ -1,4 +1,4 @@
-// Live updates (SPEC §4, GUIDE §5): one socket.io connection to the same origin, authenticated by
+// Live updates (docs/product.md §4, docs/ARCHITECTURE.md): one socket.io connection to the same origin, authenticated by
 // the session cookie, open while the signed-in area is. The events change the query cache here, in
 // one place (useLiveUpdates); the screens only read the cache.
 import { useQuery, useQueryClient } from '@tanstack/react-query';

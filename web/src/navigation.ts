@@ -30,7 +30,7 @@ export function useGoTo(): (url: string, options?: { replace?: boolean }) => voi
 export type OAuthProvider = 'google' | 'outlook';
 export type OAuthIntent = 'signin' | 'signup' | 'add';
 
-/** OAuth sign up, sign in and add are browser navigations to the API (SPEC §7). */
+/** OAuth sign up, sign in and add are browser navigations to the API (docs/product.md §7). */
 export function startOAuth(provider: OAuthProvider, intent: OAuthIntent): void {
   const path = provider === 'google' ? API.google : API.outlook;
   window.location.assign(`${path}?intent=${intent}`);

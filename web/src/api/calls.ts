@@ -1,4 +1,4 @@
-// Typed wrappers of the API calls the screens make (SPEC §7); paths come from the contract.
+// Typed wrappers of the API calls the screens make (docs/product.md §7); paths come from the contract.
 import type {
   AddMailboxBody,
   AppPasswordProvider,
@@ -60,5 +60,5 @@ export const blockSubscription = (subscriptionId: string, confirmBlock = false) 
     subscriptionId,
     ...(confirmBlock ? { confirmBlock } : {}),
   });
-/** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (SPEC §3). */
+/** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (docs/product.md §3). */
 export const getMessagePreview = (body: MessagePreviewBody) => api.postText(API.messagePreview, body);

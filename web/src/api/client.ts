@@ -1,4 +1,4 @@
-// The one place that talks HTTP to the API (SPEC §7): same origin, cookies included, and every
+// The one place that talks HTTP to the API (docs/product.md §7): same origin, cookies included, and every
 // state-changing call carries an X-CSRF-Token header. The token is fetched once (GET /csrf-token) and
 // reused: it stays valid as long as the secret cookie it was made from. When the server refuses it
 // (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
@@ -12,7 +12,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** The parsed answer, e.g. `{message, redirectUrl}` of a 401 (SPEC §3, §8). */
+    /** The parsed answer, e.g. `{message, redirectUrl}` of a 401 (docs/product.md §3, §8). */
     readonly body?: unknown,
   ) {
     super(message);
@@ -20,7 +20,7 @@ export class ApiError extends Error {
   }
 }
 
-/** SPEC §4/§9: the rate-limit alert of the token fetch shows at most once per 5000 ms. */
+/** docs/product.md §4/§9: the rate-limit alert of the token fetch shows at most once per 5000 ms. */
 const RATE_LIMIT_ALERT_WINDOW_MS = 5000;
 let lastRateLimitAlert = Number.NEGATIVE_INFINITY;
 

@@ -1,4 +1,4 @@
-// The one QueryClient of the app and the failures every query and mutation shares (SPEC §8): a 403
+// The one QueryClient of the app and the failures every query and mutation shares (docs/product.md §8): a 403
 // means the session is gone and leads to the sign-in page, wherever it happens; a query answered 401
 // with a redirectUrl (a mailbox that needs re-authentication) goes there. What else a failure means
 // stays with the screen (alerts, banners).

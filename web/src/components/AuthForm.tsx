@@ -1,5 +1,5 @@
 // Pieces shared by the auth screens: the centred card, the error banner, labelled fields and
-// the idle/submitting state of a form (SPEC §4 Forms), on react-hook-form.
+// the idle/submitting state of a form (docs/product.md §4 Forms), on react-hook-form.
 import { type FormEvent, type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';

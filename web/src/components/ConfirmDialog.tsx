@@ -15,7 +15,7 @@ interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A yes/no question in a modal, e.g. Confirm Account Deletion (SPEC §2 Dialogs). */
+/** A yes/no question in a modal, e.g. Confirm Account Deletion (docs/product.md §2 Dialogs). */
 export function ConfirmDialog({
   show,
   title,

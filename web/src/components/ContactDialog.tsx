@@ -19,7 +19,7 @@ const contactSchema = ruleSchema(
   () => 'name',
 );
 
-/** Contact Us (SPEC §2): Name, Email address, Subject, Message; Send Message and Close. */
+/** Contact Us (docs/product.md §2): Name, Email address, Subject, Message; Send Message and Close. */
 export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; onClose: () => void }) {
   const titleId = useId();
   const [show, setShow] = useState(true);

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { SCREENS } from '../../../contract/routes.js';
 import { ContactLink } from './contact';
 
-/** Site footer (SPEC §2 Navigation). */
+/** Site footer (docs/product.md §2 Navigation). */
 export function Footer() {
   return (
     <footer className="site-footer border-top py-4 mt-auto">

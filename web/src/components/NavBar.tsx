@@ -7,7 +7,7 @@ import { SCREENS } from '../../../contract/routes.js';
 import { useSession } from '../features/auth/session';
 import { ContactLink } from './contact';
 
-/** Site nav bar (SPEC §2 Navigation). */
+/** Site nav bar (docs/product.md §2 Navigation). */
 export function NavBar() {
   const { signedIn } = useSession();
   const { pathname } = useLocation();

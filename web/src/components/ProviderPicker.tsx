@@ -19,7 +19,7 @@ interface Provider {
   mailbox?: string;
 }
 
-// SPEC §2 names the routes of Yahoo and iCloud only. The other password providers follow them
+// docs/product.md §2 names the routes of Yahoo and iCloud only. The other password providers follow them
 // for Sign In (/signin/password) and Sign Up (/create-account); to add a mailbox, ProtonMail,
 // AOL and Mail (any IMAP server) go to /add-mailbox?provider=protonmail|aol|imap.
 const PROVIDERS: readonly Provider[] = [
@@ -59,7 +59,7 @@ interface ProviderPickerProps {
   headingLevel?: 1 | 2;
 }
 
-/** SPEC §2 Provider picker. */
+/** docs/product.md §2 Provider picker. */
 export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) {
   const navigate = useNavigate();
   const selectId = useId();

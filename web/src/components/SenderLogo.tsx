@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-// SPEC §2: the sender logo comes from a logo service by the address's domain, with a default mail
+// docs/product.md §2: the sender logo comes from a logo service by the address's domain, with a default mail
 // image when it cannot be loaded. The service's address comes from GET /get-public-config
 // (`logoBaseUrl`); null means the default image always, and no request leaves the product.
 

@@ -17,7 +17,7 @@ const UNSUBSCRIBER_LINKS = [
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `sidebar-link${isActive ? ' active' : ''}`;
 
-/** SPEC §2 Sidebar of the signed-in area. */
+/** docs/product.md §2 Sidebar of the signed-in area. */
 export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(function Sidebar(
   { id, open },
   ref,

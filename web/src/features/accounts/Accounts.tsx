@@ -15,7 +15,7 @@ import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } 
 import { useEmailAccounts, useRemoveEmailAccount } from './queries';
 
 /**
- * /genie/accounts (SPEC §2 Email Accounts screen). A scan starting or ending changes the status badges:
+ * /genie/accounts (docs/product.md §2 Email Accounts screen). A scan starting or ending changes the status badges:
  * the live events refresh the cached list (live.ts).
  */
 export default function Accounts() {

@@ -62,7 +62,7 @@ function providerOf(value: string | null): AppPasswordProvider | null {
     : null;
 }
 
-/** /add-mailbox?provider=… (SPEC §2 Add mailbox screen): connect a mailbox with an app password. */
+/** /add-mailbox?provider=… (docs/product.md §2 Add mailbox screen): connect a mailbox with an app password. */
 export default function AddMailbox() {
   const [params] = useSearchParams();
   const provider = providerOf(params.get('provider'));
@@ -109,7 +109,7 @@ function AddMailboxForm({
   const defaults = provider ? SERVER_DEFAULTS[provider] : undefined;
   const [schema] = useState(() => addMailboxSchema(provider, Boolean(defaults)));
   const form = useSchemaForm(schema, {
-    // The same form again for a mailbox whose password stopped working (SPEC §8, 401 redirectUrl).
+    // The same form again for a mailbox whose password stopped working (docs/product.md §8, 401 redirectUrl).
     email: initialEmail,
     appPassword: '',
     host: defaults?.host ?? '',
@@ -137,7 +137,7 @@ function AddMailboxForm({
 
   const { busy, error, onSubmit } = useSubmit({
     form,
-    // SPEC §8: the server's message as given; a 401 without one means a plan is needed.
+    // docs/product.md §8: the server's message as given; a 401 without one means a plan is needed.
     fallback: (failure) =>
       isStatus(failure, 401) ? SCREEN_ERRORS.subscriptionRequired : SCREEN_ERRORS.addMailbox,
     run: async (values) => {

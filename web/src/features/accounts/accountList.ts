@@ -1,4 +1,4 @@
-// The Email Accounts screen's logic (SPEC §2), pure for the tests.
+// The Email Accounts screen's logic (docs/product.md §2), pure for the tests.
 import type { EmailAccount, MailboxProvider } from '../../../../contract/api.js';
 import { APP_PASSWORD_PROVIDERS } from '../../../../contract/api.js';
 import { API, SCREENS } from '../../../../contract/routes.js';

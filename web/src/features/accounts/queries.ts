@@ -7,7 +7,7 @@ import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 
 export interface EmailAccounts {
-  /** null until the first answer; an empty list when the fetch failed (SPEC §8: only logged). */
+  /** null until the first answer; an empty list when the fetch failed (docs/product.md §8: only logged). */
   accounts: EmailAccount[] | null;
   /** When the shown list was answered (0 before): the scan state compares it with the live events. */
   updatedAt: number;

@@ -25,7 +25,7 @@ const createAccountSchema = ruleSchema(
         : 'password',
 );
 
-/** /create-account (SPEC §2 Create account screen). */
+/** /create-account (docs/product.md §2 Create account screen). */
 export default function CreateAccount() {
   const form = useSchemaForm(createAccountSchema, { email: '', password: '', confirm: '' });
   const signedIn = useSignedIn();

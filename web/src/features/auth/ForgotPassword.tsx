@@ -7,7 +7,7 @@ import { forgotPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useSchemaForm } from '../../components/formSchema';
 
-/** /reset-password (SPEC §2 Forgot password screen). */
+/** /reset-password (docs/product.md §2 Forgot password screen). */
 export default function ForgotPassword() {
   // The API's own body schema: the form has exactly its field.
   const form = useSchemaForm(forgotPasswordBodySchema, { email: '' });

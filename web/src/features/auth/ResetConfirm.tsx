@@ -7,7 +7,7 @@ import { resetPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 
-/** /reset-password/confirm?token= (SPEC §2 Reset screen). */
+/** /reset-password/confirm?token= (docs/product.md §2 Reset screen). */
 export default function ResetConfirm() {
   const [params] = useSearchParams();
   const token = params.get('token');

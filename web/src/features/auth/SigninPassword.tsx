@@ -8,7 +8,7 @@ import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../com
 import { useSchemaForm } from '../../components/formSchema';
 import { useSignedIn } from './useSignedIn';
 
-/** /signin/password (SPEC §2 Sign-in screen). */
+/** /signin/password (docs/product.md §2 Sign-in screen). */
 export default function SigninPassword() {
   // The API's own body schema: the form has exactly its fields.
   const form = useSchemaForm(signinBodySchema, { email: '', password: '' });

@@ -50,7 +50,7 @@ export function useSession(): Session {
   return useMemo(() => ({ signedIn: data ?? null, refresh, signedOut }), [data, refresh, signedOut]);
 }
 
-/** Session gate (SPEC §4): without a session the visitor goes to the sign-in page. */
+/** Session gate (docs/product.md §4): without a session the visitor goes to the sign-in page. */
 export function RequireSession({ children }: { children: ReactNode }) {
   const { signedIn } = useSession();
   if (signedIn === null) return <Loading />;

@@ -6,7 +6,7 @@ import { ALERTS } from '../../../../contract/validation.js';
 import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 
-/** SPEC §3: both alerts default to on, also when the settings cannot be fetched. */
+/** docs/product.md §3: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_SETTINGS: Settings = {
   alertManualUnsubscribe: true,
   alertAfterUnsubscribe: true,

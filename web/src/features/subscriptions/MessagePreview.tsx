@@ -18,7 +18,7 @@ interface MessagePreviewProps {
 const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 
 /**
- * The Read button of one message and its preview modal (SPEC §2): the modal shows a loader until
+ * The Read button of one message and its preview modal (docs/product.md §2): the modal shows a loader until
  * the sanitized HTML arrives, then the HTML in a sandboxed frame. Remote images stay placeholders
  * until the user asks for them with 'Load images'.
  */
@@ -39,7 +39,7 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
       const answer = await getMessagePreview({ subscriptionId, messageId: message.id, loadImages });
       if (mine !== generation.current) return;
       if (isEmptyPreview(answer)) {
-        // SPEC §5: the preview opens only for a non-empty answer.
+        // docs/product.md §5: the preview opens only for a non-empty answer.
         if (!loadImages) close();
         return;
       }
@@ -54,7 +54,7 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
         close();
         window.alert(PREVIEW_NOT_FOUND);
       } else {
-        // SPEC §8: preview failures are only logged. A failed first load has nothing to show.
+        // docs/product.md §8: preview failures are only logged. A failed first load has nothing to show.
         console.warn('Failed to fetch the message preview...', error);
         if (!loadImages) close();
       }

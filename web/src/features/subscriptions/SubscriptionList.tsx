@@ -28,7 +28,7 @@ import { useSubscriptionActions } from './useSubscriptionActions';
 const NO_ITEMS: never[] = [];
 
 /**
- * SPEC §2 Subscription list screen for one category, filled live as a scan finds senders (the live
+ * docs/product.md §2 Subscription list screen for one category, filled live as a scan finds senders (the live
  * events write into the cached list: live.ts).
  */
 export function SubscriptionList({ view }: { view: CategoryView }) {
@@ -139,7 +139,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
               busy={busyRows.has(item.id)}
               actions={
                 <div className="d-flex flex-wrap justify-content-end gap-2">
-                  {/* SPEC §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed. */}
+                  {/* docs/product.md §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed. */}
                   {category !== 'kept' && (
                     <Button
                       size="sm"

@@ -34,7 +34,7 @@ interface ManualUnsubscribeDialogProps {
   onCancel: (dontRemind: boolean) => void;
 }
 
-/** SPEC §4: Manual Unsubscription Required — open the sender's page? */
+/** docs/product.md §4: Manual Unsubscription Required — open the sender's page? */
 export function ManualUnsubscribeDialog({ show, options, onOpen, onCancel }: ManualUnsubscribeDialogProps) {
   const [dontRemind, setDontRemind] = useDontRemind(show);
   return (
@@ -66,7 +66,7 @@ interface UnsubscribeConfirmDialogProps {
   onNotYet: (dontRemind: boolean) => void;
 }
 
-/** SPEC §4: Unsubscription Confirmation — did the sender's page do it? */
+/** docs/product.md §4: Unsubscription Confirmation — did the sender's page do it? */
 export function UnsubscribeConfirmDialog({ show, onYes, onNotYet }: UnsubscribeConfirmDialogProps) {
   const [dontRemind, setDontRemind] = useDontRemind(show);
   return (
@@ -90,7 +90,7 @@ interface ReauthDialogProps {
   onCancel: () => void;
 }
 
-/** SPEC §8: Re-authentication Required — the mailbox's grant expired. */
+/** docs/product.md §8: Re-authentication Required — the mailbox's grant expired. */
 export function ReauthDialog({ show, onReauthenticate, onCancel }: ReauthDialogProps) {
   return (
     <ConfirmDialog

@@ -1,6 +1,6 @@
 import type { SubscriptionCategory } from '../../../../contract/api.js';
 
-/** The values /genie/:category accepts (SPEC §2); subscriptions is the uncategorized list. */
+/** The values /genie/:category accepts (docs/product.md §2); subscriptions is the uncategorized list. */
 export const CATEGORY_ROUTES = ['subscriptions', 'uncategorized', 'kept', 'unsubscribed'] as const;
 export type CategoryRoute = (typeof CATEGORY_ROUTES)[number];
 

@@ -1,4 +1,4 @@
-// The row actions as mutations (SPEC §4 Keep, Unsubscribe flow, Block): each success writes its answer
+// The row actions as mutations (docs/product.md §4 Keep, Unsubscribe flow, Block): each success writes its answer
 // into the cached lists (queries.ts applyAction). Failures are the flow's to answer
 // (useSubscriptionActions.tsx), except a 403, which the query client answers for all.
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,10 +1,10 @@
-// What the Read button does with the answer of POST /get-message-preview (SPEC §3, §5, §8).
+// What the Read button does with the answer of POST /get-message-preview (docs/product.md §3, §5, §8).
 import { isStatus, redirectUrlOf } from '../../api/client';
 
-/** SPEC §8: the alert of a preview whose message is gone (404). */
+/** docs/product.md §8: the alert of a preview whose message is gone (404). */
 export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for the message';
 
-/** SPEC §3/§5: an empty answer or the value 'Messages not found' means there is nothing to show. */
+/** docs/product.md §3/§5: an empty answer or the value 'Messages not found' means there is nothing to show. */
 export function isEmptyPreview(html: string | null | undefined): boolean {
   if (typeof html !== 'string') return true;
   const text = html.trim();
@@ -14,7 +14,7 @@ export function isEmptyPreview(html: string | null | undefined): boolean {
 export type PreviewFailure =
   | { kind: 'redirect'; url: string }
   | { kind: 'not-found' }
-  /** SPEC §8: any other preview failure is only logged. */
+  /** docs/product.md §8: any other preview failure is only logged. */
   | { kind: 'log' };
 
 /** How a failed preview call is answered: a 401 with redirectUrl re-authenticates, a 404 alerts. */

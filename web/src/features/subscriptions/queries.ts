@@ -1,4 +1,4 @@
-// The subscription lists in the query cache (SPEC §2 Subscription list screen, §4 Live updates): one
+// The subscription lists in the query cache (docs/product.md §2 Subscription list screen, §4 Live updates): one
 // query per category, the live events and the row actions write into them (live.ts, mutations.ts).
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../../contract/api.js';
@@ -33,7 +33,7 @@ export function useSubscriptionList(category: SubscriptionCategory) {
 
 /**
  * The messages of one sender, fetched when its row is first expanded.
- * SPEC §8: a failed fetch is only logged; the next expand tries again.
+ * docs/product.md §8: a failed fetch is only logged; the next expand tries again.
  */
 export function useSubscriptionMessages(
   id: string,
@@ -60,7 +60,7 @@ export function addLiveSubscription(queryClient: QueryClient, item: Subscription
 }
 
 /**
- * After an action on an item of the `from` list (SPEC §4): the item leaves that list, unless the answer
+ * After an action on an item of the `from` list (docs/product.md §4): the item leaves that list, unless the answer
  * keeps it there (a block on the Unsubscribed list), in which case it is updated in place; an updated
  * item also joins the cached list of its new category. A list fetch still on its way may predate the
  * action: it is asked again.

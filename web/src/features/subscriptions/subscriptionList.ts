@@ -1,4 +1,4 @@
-// The subscription list's logic (SPEC §2 Subscription list screen, §4 Live updates), kept pure so
+// The subscription list's logic (docs/product.md §2 Subscription list screen, §4 Live updates), kept pure so
 // that it can be tested without a browser.
 import type { EmailAccount, Subscription, SubscriptionCategory } from '../../../../contract/api.js';
 
@@ -9,7 +9,7 @@ export const SORT_OPTIONS: readonly { value: SortOrder; label: string }[] = [
   { value: 'most', label: 'Most Messages to Least Messages' },
 ];
 
-/** SPEC §9: the default sort is newest. */
+/** docs/product.md §9: the default sort is newest. */
 export const DEFAULT_SORT: SortOrder = 'newest';
 
 export function isSortOrder(value: string): value is SortOrder {

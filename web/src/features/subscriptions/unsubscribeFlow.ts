@@ -1,8 +1,8 @@
-// The unsubscribe flow's decisions (SPEC §4 Unsubscribe flow, §8 By status), kept pure so that every
+// The unsubscribe flow's decisions (docs/product.md §4 Unsubscribe flow, §8 By status), kept pure so that every
 // result kind and every combination of the two alert settings can be tested without a browser.
 import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
 
-/** SPEC §3/§8: both alerts default to on, also when the settings cannot be fetched. */
+/** docs/product.md §3/§8: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_ALERT_SETTINGS: SettingsUpdate = {
   alertManualUnsubscribe: true,
   alertAfterUnsubscribe: true,
@@ -75,7 +75,7 @@ export type FailureStep =
   | { kind: 'alert'; alert: 'rateLimited' | 'failed' | 'error' };
 
 /**
- * What a failed call leads to (SPEC §8): `status` is the HTTP status of a non-OK answer, or null when
+ * What a failed call leads to (docs/product.md §8): `status` is the HTTP status of a non-OK answer, or null when
  * the call threw (network failure or a bug); `redirectUrl` is what a 401 carried.
  */
 export function failureStep(status: number | null, redirectUrl: string | null): FailureStep {

@@ -1,4 +1,4 @@
-// The ACTIONS of the subscription list (SPEC §4 Keep, Unsubscribe flow): the per-row busy flags,
+// The ACTIONS of the subscription list (docs/product.md §4 Keep, Unsubscribe flow): the per-row busy flags,
 // the calls (mutations.ts), and the dialogs of the unsubscribe flow. The flow's decisions live in
 // unsubscribeFlow.ts. A 403 needs nothing here: the query client sends every one to the sign-in page.
 import { useQueryClient } from '@tanstack/react-query';
@@ -64,7 +64,7 @@ function blockQuestion(error: unknown, status: 502 | 409): string | null {
 }
 
 /**
- * The actions on the rows of the `category` list. Their answers update the cached lists (SPEC §4: the
+ * The actions on the rows of the `category` list. Their answers update the cached lists (docs/product.md §4: the
  * item leaves the current list; a blocked item moves to Unsubscribed): see mutations.ts.
  */
 export function useSubscriptionActions(category: SubscriptionCategory): SubscriptionActions {
@@ -90,7 +90,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     setBusyRows(new Set(busyNow.current));
   }, []);
 
-  /** SPEC §8 for a failed call: redirect, pricing, sign-in, or an alert (`texts` by kind of failure). */
+  /** docs/product.md §8 for a failed call: redirect, pricing, sign-in, or an alert (`texts` by kind of failure). */
   function fail(error: unknown, texts: { error: string; failed: string }) {
     const status = error instanceof ApiError && error.status > 0 ? error.status : null;
     const step = failureStep(status, redirectUrlOf(error));
