@@ -1,3 +1,4 @@
+import { OAUTH_INTENTS } from '../../../contract/api.js';
 import type { Config } from '../../config.js';
 import { googleEndpoints } from '../../mail/google-oauth.js';
 import { microsoftBaseUrls, OUTLOOK_SCOPES } from '../../mail/graph/client.js';
@@ -9,8 +10,11 @@ import type { OAuthMailboxProvider } from '../mailboxes/service.js';
 export const OAUTH_PROVIDERS = ['google', 'outlook'] as const;
 export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 
-/** signup and signin find or create the user; add connects one more mailbox to the signed-in user. */
-export const OAUTH_INTENTS = ['signin', 'signup', 'add'] as const;
+/**
+ * signup and signin find or create the user; add connects one more mailbox to the signed-in user. The
+ * list is the contract's (the query schema of GET /auth/{provider} reads it too).
+ */
+export { OAUTH_INTENTS };
 export type OAuthIntent = (typeof OAUTH_INTENTS)[number];
 
 /** Gmail scopes of issue 3: read and label mail, create filters; openid email for the account. */
