@@ -1,6 +1,6 @@
 import type { Subscription } from './api.js';
 
-// socket.io events the server pushes to the room of a user (GUIDE §5).
+// socket.io events the server pushes to the room of a user (docs/product.md §3, §4).
 export interface ServerToClientEvents {
   'loading-new-subscriptions': () => void;
   'new-subscription': (item: Subscription) => void;

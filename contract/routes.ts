@@ -1,4 +1,4 @@
-// Paths of the API (SPEC §7) and of the screens (SPEC §2). The API lives at the site root,
+// Paths of the API (docs/product.md §7) and of the screens (§2). The API lives at the site root,
 // beside the SPA; the server answers GET requests for unknown paths with the SPA.
 
 export const API = {

@@ -1,4 +1,4 @@
-// Validation rules and messages of SPEC §5, shared by the screens and the server so both
+// Validation rules and messages (docs/product.md §5), shared by the screens and the server so both
 // say exactly the same thing. The request schemas of api.ts apply these rules; the server checks
 // requests only through those schemas.
 
@@ -21,7 +21,7 @@ export const MESSAGES = {
   notSignedIn: 'Please sign in to continue.',
 } as const;
 
-/** "text, at sign, text, dot, text" (SPEC §5). */
+/** "text, at sign, text, dot, text" (docs/product.md §5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const YAHOO_DOMAINS = ['yahoo.com'] as const;
@@ -130,7 +130,7 @@ export function validateContactFrom(input: {
   return validateContact({ name, email, subject: input.subject, message: input.text });
 }
 
-/** Texts of the browser alerts and of the screens' default error banners (SPEC §8). */
+/** Texts of the browser alerts and of the screens' default error banners (docs/product.md §8). */
 export const ALERTS = {
   emailSent: 'Email sent successfully!',
   logoutFailed: 'Failed to log out...',
@@ -154,7 +154,7 @@ export const SCREEN_ERRORS = {
   signin: 'Sign in failed.',
   forgotPassword: 'Request failed.',
   resetPassword: 'Reset failed.',
-  /** Add-mailbox screen: the server's message as given, else these (SPEC §8 Auth and By status). */
+  /** Add-mailbox screen: the server's message as given, else these (docs/product.md §8). */
   addMailbox: 'Add account failed',
   subscriptionRequired: 'Subscription required',
 } as const;

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { JobHandlers, JobName, JobPayloads, JobQueue } from './queue.js';
 
-// The queue port on PostgreSQL (GUIDE §1): jobs live in the database, so any process started with
+// The job queue port on PostgreSQL: jobs live in the database, so any process started with
 // the worker role can run them and a job survives the process that enqueued it. The `stately`
 // policy keeps at most one job per key queued and one active, the same promise as the in-process
 // runner: one scan per mailbox, duplicates merged.

@@ -1,6 +1,7 @@
-// The queue port of GUIDE §1 and its in-process runner (the embedded default). Jobs with the same
-// key never run at the same time: one scan per mailbox. A job enqueued while its key is running is
-// remembered once and runs after it. Failures are retried with exponential backoff.
+// The job queue port (a scan is a job, run apart from the request that asked for it) and its
+// in-process runner, the embedded default. Jobs with the same key never run at the same time: one scan
+// per mailbox. A job enqueued while its key is running is remembered once and runs after it. Failures
+// are retried with exponential backoff.
 
 /**
  * Every job the product runs, by name, with its payload: `enqueue` and the handlers are typed by it, so

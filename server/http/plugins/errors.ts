@@ -4,7 +4,7 @@ import { MESSAGES } from '../../../contract/validation.js';
 import { HttpError } from '../../lib/errors.js';
 import { MailConnectionError } from '../../mail/provider.js';
 
-// Every error leaves as JSON `{message}` with the status codes of SPEC §8; internals are logged, never sent.
+// Every error leaves as JSON `{message}` with the status codes of docs/product.md §8; internals are logged, never sent.
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
