@@ -1,4 +1,18 @@
 import type { Generated } from 'kysely';
+import type {
+  EmailAccount,
+  MailboxProvider,
+  SubscriptionCategory,
+  UnsubscribeMethod,
+} from '../../contract/api.js';
+
+// Columns holding one of a fixed set of values are typed with the contract's unions, so a query cannot
+// store a value the screens do not know, and reads need no casts.
+export type { MailboxProvider, SubscriptionCategory };
+/** active | scanning | reauth (the password or grant no longer works) | error (the last check failed) */
+export type MailboxStatus = EmailAccount['status'];
+/** How a sender was handled (the contract's methods), or a block lifted by Keep. */
+export type ReceiptMethod = UnsubscribeMethod | 'unblock';
 
 // Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite);
 // booleans are 0/1 integers so one schema serves both dialects.
@@ -35,10 +49,8 @@ export interface MailboxesTable {
   id: string;
   user_id: string;
   email: string;
-  /** gmail | outlook | yahoo | icloud | aol | imap */
-  provider: string;
-  /** active | reauth (the grant was revoked or expired) */
-  status: Generated<string>;
+  provider: MailboxProvider;
+  status: Generated<MailboxStatus>;
   /** App password or refresh token, sealed with AES-256-GCM (lib/crypto SecretBox). */
   secret: string | null;
   created_at: number;
@@ -68,7 +80,7 @@ export interface SendersTable {
   message_count: Generated<number>;
   last_message_at: number | null;
   is_subscription: Generated<number>;
-  category: Generated<string>;
+  category: Generated<SubscriptionCategory>;
   list_signal: Generated<number>;
   one_click: Generated<number>;
   /** JSON arrays of the URIs of the newest message that had any (RFC 2369 order). */
@@ -106,8 +118,7 @@ export interface UnsubscribeReceiptsTable {
   id: string;
   user_id: string;
   sender_id: string;
-  /** one-click | mailto | manual | block */
-  method: string;
+  method: ReceiptMethod;
   /** The URI, mailto address or blocked address the attempt was about. */
   target: string;
   ok: number;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.js';
+import { deleteMailboxContents } from '../mailboxes/repository.js';
 
 // SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.
 
@@ -161,16 +162,10 @@ export function createAccountsRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-        await trx
-          .deleteFrom('messages')
-          .where('mailbox_id', 'in', trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId))
-          .execute();
-        await trx
-          .deleteFrom('scanned_messages')
-          .where('mailbox_id', 'in', trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId))
-          .execute();
-        await trx.deleteFrom('senders').where('user_id', '=', userId).execute();
-        await trx.deleteFrom('mailboxes').where('user_id', '=', userId).execute();
+        await deleteMailboxContents(
+          trx,
+          trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId),
+        );
         await trx.deleteFrom('users').where('id', '=', userId).execute();
       });
     },

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AddMailboxBody, EmailAccount, MailboxProvider } from '../../../contract/api.js';
+import {
+  type AddMailboxBody,
+  APP_PASSWORD_PROVIDERS,
+  type EmailAccount,
+  type MailboxProvider,
+} from '../../../contract/api.js';
 import { API, SCREENS } from '../../../contract/routes.js';
 import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
@@ -9,6 +14,7 @@ import { badRequest, HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, MailConnectionError } from '../../mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
+import { createMailboxesRepository, type ImapMailboxFields } from './repository.js';
 
 // Connecting, listing and removing a user's mailboxes. Secrets are sealed before they are stored
 // and never leave this feature and mail/index.ts.
@@ -26,23 +32,16 @@ export interface MailboxesDeps {
   lookup?: HostLookup;
 }
 
-const STATUS: Record<string, EmailAccount['status']> = {
-  active: 'active',
-  scanning: 'scanning',
-  reauth: 'reauth',
-  error: 'error',
-};
-
 /** The providers connected through OAuth; their secret is a refresh token. */
 export type OAuthMailboxProvider = 'gmail' | 'outlook';
 
 /** Stores a new sealed secret on a mailbox (a refresh token Microsoft rotated during a scan). */
 export async function saveMailboxSecret(db: Db, mailboxId: string, sealed: string): Promise<void> {
-  await db.updateTable('mailboxes').set({ secret: sealed }).where('id', '=', mailboxId).execute();
+  await createMailboxesRepository(db).saveSecret(mailboxId, sealed);
 }
 
 /** Where the user re-enters credentials for a mailbox whose password or grant stopped working. */
-export function reauthUrl(mailbox: { provider: string; email: string }): string {
+export function reauthUrl(mailbox: { provider: MailboxProvider; email: string }): string {
   // OAuth mailboxes go through the provider's consent again, as an added account of the signed-in user.
   if (mailbox.provider === 'gmail') return `${API.google}?intent=add`;
   if (mailbox.provider === 'outlook') return `${API.outlook}?intent=add`;
@@ -58,6 +57,8 @@ export function createMailboxesService({
   allowedHosts = new Set(),
   lookup,
 }: MailboxesDeps) {
+  const repo = createMailboxesRepository(db);
+
   /** A server the user typed must be on the public internet, unless the operator allowed it. */
   async function checkHost(host: string, port: number): Promise<void> {
     try {
@@ -77,6 +78,8 @@ export function createMailboxesService({
       provider: string,
       body: AddMailboxBody,
     ): Promise<{ redirectUrl: string }> {
+      const known = APP_PASSWORD_PROVIDERS.find((p) => p === provider);
+      if (!known) throw notFound(`Unknown provider ${provider}.`);
       const error = validateAddMailbox({ provider, email: body.email, appPassword: body.appPassword });
       if (error) throw badRequest(error);
       const custom = provider === 'imap' || provider === 'protonmail';
@@ -86,15 +89,10 @@ export function createMailboxesService({
       }
       if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
       const email = normalizeEmail(body.email);
-      const existing = await db
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .executeTakeFirst();
+      const existing = await repo.findByEmail(userId, email);
       const id = existing?.id ?? randomUUID();
-      const candidate = {
-        provider,
+      const candidate: ImapMailboxFields = {
+        provider: known,
         email,
         secret: secrets.seal(body.appPassword),
         imap_host: custom && body.host ? body.host.trim() : null,
@@ -111,19 +109,9 @@ export function createMailboxesService({
       } finally {
         await mail.close();
       }
-      if (existing) {
-        // Same mailbox again (a new app password after a revoked one): keep what was found.
-        await db
-          .updateTable('mailboxes')
-          .set({ ...candidate, status: 'active', last_error: null })
-          .where('id', '=', id)
-          .execute();
-      } else {
-        await db
-          .insertInto('mailboxes')
-          .values({ id, user_id: userId, ...candidate, status: 'active', created_at: now() })
-          .execute();
-      }
+      // Same mailbox again (a new app password after a revoked one): keep what was found.
+      if (existing) await repo.reconnectImap(id, candidate);
+      else await repo.insertImap(id, userId, candidate, now());
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
     },
@@ -140,107 +128,31 @@ export function createMailboxesService({
     ): Promise<{ mailboxId: string; created: boolean }> {
       const email = normalizeEmail(grant.email);
       const secret = secrets.seal(grant.refreshToken);
-      const result = await db.transaction().execute(async (trx) => {
-        const existing = await trx
-          .selectFrom('mailboxes')
-          .select(['id', 'provider'])
-          .where('user_id', '=', userId)
-          .where('email', '=', email)
-          .executeTakeFirst();
-        if (!existing) {
-          const id = randomUUID();
-          const inserted = await trx
-            .insertInto('mailboxes')
-            .values({
-              id,
-              user_id: userId,
-              email,
-              provider: grant.provider,
-              secret,
-              status: 'active',
-              created_at: now(),
-            })
-            .onConflict((oc) => oc.columns(['user_id', 'email']).doNothing())
-            .executeTakeFirst();
-          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { mailboxId: id, created: true };
-        }
-        // Present (or inserted by a concurrent callback of the same user a moment ago): refresh the grant.
-        const row =
-          existing ??
-          (await trx
-            .selectFrom('mailboxes')
-            .select(['id', 'provider'])
-            .where('user_id', '=', userId)
-            .where('email', '=', email)
-            .executeTakeFirstOrThrow());
-        if (row.provider !== grant.provider) {
-          await trx.deleteFrom('messages').where('mailbox_id', '=', row.id).execute();
-          await trx.deleteFrom('scanned_messages').where('mailbox_id', '=', row.id).execute();
-          await trx.deleteFrom('senders').where('mailbox_id', '=', row.id).execute();
-        }
-        await trx
-          .updateTable('mailboxes')
-          .set({
-            provider: grant.provider,
-            secret,
-            status: 'active',
-            last_error: null,
-            imap_host: null,
-            imap_port: null,
-            imap_secure: null,
-            ...(row.provider !== grant.provider
-              ? { sync_state: null, scan_complete: 0, last_scanned_at: null }
-              : {}),
-          })
-          .where('id', '=', row.id)
-          .execute();
-        return { mailboxId: row.id, created: false };
-      });
+      const result = await repo.upsertOAuth(userId, { provider: grant.provider, email, secret }, now());
       await requestScan(result.mailboxId);
       return result;
     },
 
     async list(userId: string): Promise<EmailAccount[]> {
-      const rows = await db
-        .selectFrom('mailboxes')
-        .select(['email', 'provider', 'status', 'last_scanned_at'])
-        .where('user_id', '=', userId)
-        .orderBy('created_at')
-        .execute();
+      const rows = await repo.listForUser(userId);
       return rows.map((r) => ({
         email: r.email,
-        provider: r.provider as MailboxProvider,
-        status: STATUS[r.status] ?? 'active',
+        provider: r.provider,
+        status: r.status,
         lastScannedAt: r.last_scanned_at === null ? null : new Date(r.last_scanned_at).toISOString(),
       }));
     },
 
     /** Removes a mailbox with all of its senders, message references and rules. */
     async remove(userId: string, emailInput: string): Promise<void> {
-      const email = normalizeEmail(emailInput);
-      const mailbox = await db
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('email', '=', email)
-        .executeTakeFirst();
+      const mailbox = await repo.findByEmail(userId, normalizeEmail(emailInput));
       if (!mailbox) throw notFound('No connected mailbox has this address.');
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('messages').where('mailbox_id', '=', mailbox.id).execute();
-        await trx.deleteFrom('scanned_messages').where('mailbox_id', '=', mailbox.id).execute();
-        await trx.deleteFrom('senders').where('mailbox_id', '=', mailbox.id).execute();
-        await trx.deleteFrom('mailboxes').where('id', '=', mailbox.id).execute();
-      });
+      await repo.remove(mailbox.id);
     },
 
     /** The first mailbox that needs the user to sign in again, if any. */
-    async needingReauth(userId: string): Promise<{ provider: string; email: string } | undefined> {
-      return db
-        .selectFrom('mailboxes')
-        .select(['provider', 'email'])
-        .where('user_id', '=', userId)
-        .where('status', '=', 'reauth')
-        .executeTakeFirst();
+    async needingReauth(userId: string): Promise<{ provider: MailboxProvider; email: string } | undefined> {
+      return repo.firstNeedingReauth(userId);
     },
   };
 }

@@ -1,10 +1,14 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
-import type { SubscriptionMessage } from '../../../contract/api.js';
+import type { MailboxProvider, SubscriptionMessage } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { HttpError } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError } from '../../mail/provider.js';
+import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
+import { createSubscriptionsRepository } from '../subscriptions/repository.js';
+import { presentMessage } from '../subscriptions/service.js';
+import { createPreviewRepository } from './repository.js';
 import { previewDocument } from './sanitize.js';
 
 // The preview of one message of a subscription (issue 4): fetched from the mailbox when asked, parsed,
@@ -23,11 +27,17 @@ export interface PreviewRequest {
   loadImages?: boolean;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function createPreviewService({ db, providers }: PreviewDeps) {
-  async function needsReauth(mailbox: { id: string; provider: string; email: string }): Promise<never> {
-    await db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', mailbox.id).execute();
+  const repo = createPreviewRepository(db);
+  const mailboxes = createMailboxesRepository(db);
+  const subscriptions = createSubscriptionsRepository(db);
+
+  async function needsReauth(mailbox: {
+    mailbox_id: string;
+    provider: MailboxProvider;
+    email: string;
+  }): Promise<never> {
+    await mailboxes.markReauth(mailbox.mailbox_id);
     throw new HttpError(401, `Please sign in to ${mailbox.email} again.`, {
       redirectUrl: reauthUrl(mailbox),
     });
@@ -36,30 +46,11 @@ export function createPreviewService({ db, providers }: PreviewDeps) {
   return {
     /** The sanitized HTML document of a message of the user's subscription; 404 when it is gone or not theirs. */
     async preview(userId: string, req: PreviewRequest): Promise<string> {
-      const row = await db
-        .selectFrom('messages')
-        .innerJoin('senders', 'senders.id', 'messages.sender_id')
-        .innerJoin('mailboxes', 'mailboxes.id', 'messages.mailbox_id')
-        .select([
-          'messages.provider_id',
-          'mailboxes.id',
-          'mailboxes.provider',
-          'mailboxes.email',
-          'mailboxes.secret',
-          'mailboxes.imap_host',
-          'mailboxes.imap_port',
-          'mailboxes.imap_secure',
-          'mailboxes.status',
-        ])
-        .where('senders.id', '=', req.subscriptionId)
-        .where('senders.user_id', '=', userId)
-        .where('mailboxes.user_id', '=', userId)
-        .where('messages.provider_id', '=', req.messageId)
-        .executeTakeFirst();
+      const row = await repo.messageWithMailbox(userId, req.subscriptionId, req.messageId);
       if (!row) throw new HttpError(404, PREVIEW_NOT_FOUND);
       if (row.status === 'reauth') await needsReauth(row);
 
-      const provider = providers(row);
+      const provider = providers(mailboxCredentials(row));
       let source: Buffer | null;
       try {
         source = await provider.fetchMessage(row.provider_id);
@@ -88,26 +79,9 @@ export function createPreviewService({ db, providers }: PreviewDeps) {
     /** The messages of the user's subscription(s) with that sender address, newest first. */
     async messagesBySender(userId: string, senderAddress: string): Promise<SubscriptionMessage[]> {
       const address = senderAddress.trim().toLowerCase();
-      const senders = await db
-        .selectFrom('senders')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('address', '=', address)
-        .where('is_subscription', '=', 1)
-        .execute();
-      if (senders.length === 0) throw new HttpError(404, 'Subscription not found.');
-      const rows = await db
-        .selectFrom('messages')
-        .select(['provider_id', 'subject', 'date'])
-        .where(
-          'sender_id',
-          'in',
-          senders.map((s) => s.id),
-        )
-        .orderBy('date', 'desc')
-        .limit(500)
-        .execute();
-      return rows.map((r) => ({ id: r.provider_id, subject: r.subject, date: iso(r.date) }));
+      const senderIds = await repo.subscriptionIdsByAddress(userId, address);
+      if (senderIds.length === 0) throw new HttpError(404, 'Subscription not found.');
+      return (await subscriptions.messagesOf(senderIds)).map(presentMessage);
     },
   };
 }

@@ -1,13 +1,8 @@
-import { sql } from 'kysely';
-import type {
-  Subscription,
-  SubscriptionCategory,
-  SubscriptionMessage,
-  UnsubscribeMethod,
-} from '../../../contract/api.js';
+import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 import { capName } from '../../mail/headers/detect.js';
+import { createSubscriptionsRepository, type SubscriptionRow } from './repository.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -15,63 +10,46 @@ export const CATEGORIES: readonly SubscriptionCategory[] = ['uncategorized', 'ke
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function createSubscriptionsService(db: Db) {
-  const base = (userId: string) =>
-    db
-      .selectFrom('senders')
-      .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
-      .select([
-        'senders.id',
-        'senders.address',
-        'senders.sender_name',
-        'senders.message_count',
-        'senders.category',
-        'senders.last_message_at',
-        'senders.unsubscribed_at',
-        'senders.still_sending',
-        'mailboxes.email as account',
-        (eb) =>
-          eb
-            .selectFrom('unsubscribe_receipts')
-            .select('unsubscribe_receipts.method')
-            .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
-            .where('unsubscribe_receipts.ok', '=', 1)
-            .orderBy('unsubscribe_receipts.created_at', 'desc')
-            .limit(1)
-            .as('unsubscribe_method'),
-      ])
-      .where('senders.user_id', '=', userId)
-      .where('senders.is_subscription', '=', 1);
+/** A stored message reference as the screens get it. */
+export const presentMessage = (r: {
+  provider_id: string;
+  subject: string;
+  date: number | null;
+}): SubscriptionMessage => ({
+  id: r.provider_id,
+  subject: r.subject,
+  date: iso(r.date),
+});
 
-  type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
-  const present = (r: Row): Subscription => ({
+export function createSubscriptionsService(db: Db) {
+  const repo = createSubscriptionsRepository(db);
+
+  const present = (r: SubscriptionRow): Subscription => ({
     id: r.id,
     address: r.address,
     // Names are cut when parsed; a row stored before that cap is cut here, so no list answer carries it.
     senderName: capName(r.sender_name),
     messageCount: Number(r.message_count),
-    category: r.category as SubscriptionCategory,
+    category: r.category,
     lastMessageAt: iso(r.last_message_at),
     account: r.account,
     unsubscribedAt: iso(r.unsubscribed_at === null ? null : Number(r.unsubscribed_at)),
+    // The last successful receipt says how; a lifted block ('unblock') is not a way of unsubscribing.
     unsubscribeMethod:
-      r.category === 'unsubscribed' ? ((r.unsubscribe_method ?? null) as UnsubscribeMethod | null) : null,
+      r.category === 'unsubscribed' && r.unsubscribe_method && r.unsubscribe_method !== 'unblock'
+        ? r.unsubscribe_method
+        : null,
     stillSending: r.still_sending === 1,
   });
 
   return {
     async list(userId: string, category: SubscriptionCategory): Promise<Subscription[]> {
-      const rows = await base(userId)
-        .where('senders.category', '=', category)
-        .orderBy('senders.last_message_at', 'desc')
-        .orderBy('senders.address')
-        .execute();
-      return rows.map(present);
+      return (await repo.inCategory(userId, category)).map(present);
     },
 
     async byIds(userId: string, ids: string[]): Promise<Subscription[]> {
       if (ids.length === 0) return [];
-      return (await base(userId).where('senders.id', 'in', ids).execute()).map(present);
+      return (await repo.byIds(userId, ids)).map(present);
     },
 
     /** Keep or unsubscribed: moves the user's subscription to a category. Idempotent. */
@@ -80,40 +58,17 @@ export function createSubscriptionsService(db: Db) {
       senderId: string,
       category: SubscriptionCategory,
     ): Promise<Subscription> {
-      const updated = await db
-        .updateTable('senders')
-        .set({
-          category,
-          updated_at: Date.now(),
-          // Set once when the sender becomes unsubscribed; cleared when it moves elsewhere.
-          unsubscribed_at:
-            category === 'unsubscribed' ? sql<number>`coalesce(unsubscribed_at, ${Date.now()})` : null,
-          ...(category === 'unsubscribed' ? {} : { still_sending: 0 }),
-        })
-        .where('id', '=', senderId)
-        .where('user_id', '=', userId)
-        .where('is_subscription', '=', 1)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw notFound('Subscription not found.');
-      return present(await base(userId).where('senders.id', '=', senderId).executeTakeFirstOrThrow());
+      if (!(await repo.setCategory(userId, senderId, category, Date.now()))) {
+        throw notFound('Subscription not found.');
+      }
+      const [item] = await repo.byIds(userId, [senderId]);
+      if (!item) throw notFound('Subscription not found.');
+      return present(item);
     },
 
     async messages(userId: string, senderId: string): Promise<SubscriptionMessage[]> {
-      const owner = await db
-        .selectFrom('senders')
-        .select('id')
-        .where('id', '=', senderId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!owner) throw notFound('Subscription not found.');
-      const rows = await db
-        .selectFrom('messages')
-        .select(['provider_id', 'subject', 'date'])
-        .where('sender_id', '=', senderId)
-        .orderBy('date', 'desc')
-        .limit(500)
-        .execute();
-      return rows.map((r) => ({ id: r.provider_id, subject: r.subject, date: iso(r.date) }));
+      if (!(await repo.ownsSender(userId, senderId))) throw notFound('Subscription not found.');
+      return (await repo.messagesOf([senderId])).map(presentMessage);
     },
   };
 }

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database, Db } from '../../db/index.js';
+import type { MailboxProvider, MailboxStatus } from '../../db/schema.js';
+import type { MailboxCredentials } from '../../mail/index.js';
+
+// SQL of mailboxes, and the three things about a mailbox other features need too, written once here:
+// the columns a mail adapter is built from, the re-auth marker, and deleting what a mailbox holds.
+
+/**
+ * The columns a mail adapter needs (see `mailboxCredentials`), and the status that says whether it may be
+ * used. The id comes as `mailbox_id`, so a query joining senders or messages keeps its own `id`.
+ */
+export const MAILBOX_CREDENTIALS = [
+  'mailboxes.id as mailbox_id',
+  'mailboxes.provider',
+  'mailboxes.email',
+  'mailboxes.secret',
+  'mailboxes.imap_host',
+  'mailboxes.imap_port',
+  'mailboxes.imap_secure',
+  'mailboxes.status',
+] as const;
+
+export interface MailboxCredentialsRow {
+  mailbox_id: string;
+  provider: MailboxProvider;
+  email: string;
+  secret: string | null;
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_secure: number | null;
+}
+
+/**
+ * What the adapter factory takes, from a row selected with MAILBOX_CREDENTIALS. Its `id` is the mailbox's
+ * (a refresh token the provider rotates is saved on that row), never the id of the sender or message joined.
+ */
+export function mailboxCredentials(row: MailboxCredentialsRow): MailboxCredentials {
+  return {
+    id: row.mailbox_id,
+    provider: row.provider,
+    email: row.email,
+    secret: row.secret,
+    imap_host: row.imap_host,
+    imap_port: row.imap_port,
+    imap_secure: row.imap_secure,
+  };
+}
+
+/** The ids of some mailboxes: a list, or a query selecting `id` from mailboxes (all of a user's). */
+export type MailboxIds = readonly string[] | SelectQueryBuilder<Database, 'mailboxes', { id: string }>;
+
+/**
+ * Deletes what is stored under mailboxes (message references, counted message ids, senders with their
+ * receipts and flights by cascade), and the mailboxes themselves unless `keepMailboxes`. Runs on the
+ * caller's transaction, so it commits with the rest of the caller's change.
+ */
+export async function deleteMailboxContents(
+  trx: Db,
+  ids: MailboxIds,
+  options: { keepMailboxes?: boolean } = {},
+): Promise<void> {
+  await trx.deleteFrom('messages').where('mailbox_id', 'in', ids).execute();
+  await trx.deleteFrom('scanned_messages').where('mailbox_id', 'in', ids).execute();
+  await trx.deleteFrom('senders').where('mailbox_id', 'in', ids).execute();
+  if (!options.keepMailboxes) await trx.deleteFrom('mailboxes').where('id', 'in', ids).execute();
+}
+
+/** What is stored of a mailbox connected with an app password (IMAP). */
+export interface ImapMailboxFields {
+  provider: MailboxProvider;
+  email: string;
+  secret: string;
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_secure: number | null;
+}
+
+export function createMailboxesRepository(db: Db) {
+  /** Sets the status, and the last error when one is given. */
+  async function setStatus(mailboxId: string, status: MailboxStatus, lastError?: string): Promise<void> {
+    await db
+      .updateTable('mailboxes')
+      .set({ status, ...(lastError === undefined ? {} : { last_error: lastError }) })
+      .where('id', '=', mailboxId)
+      .execute();
+  }
+
+  return {
+    async findByEmail(
+      userId: string,
+      email: string,
+    ): Promise<{ id: string; provider: MailboxProvider } | undefined> {
+      return db
+        .selectFrom('mailboxes')
+        .select(['id', 'provider'])
+        .where('user_id', '=', userId)
+        .where('email', '=', email)
+        .executeTakeFirst();
+    },
+
+    async insertImap(id: string, userId: string, fields: ImapMailboxFields, now: number): Promise<void> {
+      await db
+        .insertInto('mailboxes')
+        .values({ id, user_id: userId, ...fields, status: 'active', created_at: now })
+        .execute();
+    },
+
+    /** The same mailbox connected again: new credentials, and what was found is kept. */
+    async reconnectImap(id: string, fields: ImapMailboxFields): Promise<void> {
+      await db
+        .updateTable('mailboxes')
+        .set({ ...fields, status: 'active', last_error: null })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /**
+     * Stores an OAuth mailbox (Gmail, Outlook) with its sealed refresh token, in one transaction: a new row,
+     * or the existing one of that address given the new grant. When the address was connected through
+     * another provider before, what was found there is deleted and the scan starts over, because the stored
+     * checkpoint and message ids belong to the other provider's adapter and would count the mail twice.
+     */
+    async upsertOAuth(
+      userId: string,
+      grant: { provider: MailboxProvider; email: string; secret: string },
+      now: number,
+    ): Promise<{ mailboxId: string; created: boolean }> {
+      return db.transaction().execute(async (trx) => {
+        const find = () =>
+          trx
+            .selectFrom('mailboxes')
+            .select(['id', 'provider'])
+            .where('user_id', '=', userId)
+            .where('email', '=', grant.email);
+        const existing = await find().executeTakeFirst();
+        if (!existing) {
+          const newId = randomUUID();
+          const inserted = await trx
+            .insertInto('mailboxes')
+            .values({
+              id: newId,
+              user_id: userId,
+              email: grant.email,
+              provider: grant.provider,
+              secret: grant.secret,
+              status: 'active',
+              created_at: now,
+            })
+            .onConflict((oc) => oc.columns(['user_id', 'email']).doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1)
+            return { mailboxId: newId, created: true };
+        }
+        // Present (or inserted by a concurrent callback of the same user a moment ago): refresh the grant.
+        const row = existing ?? (await find().executeTakeFirstOrThrow());
+        const switched = row.provider !== grant.provider;
+        if (switched) await deleteMailboxContents(trx, [row.id], { keepMailboxes: true });
+        await trx
+          .updateTable('mailboxes')
+          .set({
+            provider: grant.provider,
+            secret: grant.secret,
+            status: 'active',
+            last_error: null,
+            imap_host: null,
+            imap_port: null,
+            imap_secure: null,
+            ...(switched ? { sync_state: null, scan_complete: 0, last_scanned_at: null } : {}),
+          })
+          .where('id', '=', row.id)
+          .execute();
+        return { mailboxId: row.id, created: false };
+      });
+    },
+
+    async listForUser(userId: string) {
+      return db
+        .selectFrom('mailboxes')
+        .select(['email', 'provider', 'status', 'last_scanned_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+    },
+
+    /** Removes a mailbox with everything stored under it, in one transaction. */
+    async remove(mailboxId: string): Promise<void> {
+      await db.transaction().execute((trx) => deleteMailboxContents(trx, [mailboxId]));
+    },
+
+    /** The first mailbox of the user that needs them to sign in again, if any. */
+    async firstNeedingReauth(
+      userId: string,
+    ): Promise<{ provider: MailboxProvider; email: string } | undefined> {
+      return db
+        .selectFrom('mailboxes')
+        .select(['provider', 'email'])
+        .where('user_id', '=', userId)
+        .where('status', '=', 'reauth')
+        .executeTakeFirst();
+    },
+
+    /** The mailbox's password or grant stopped working: nothing uses it until the user signs in again. */
+    async markReauth(mailboxId: string, lastError?: string): Promise<void> {
+      await setStatus(mailboxId, 'reauth', lastError);
+    },
+
+    setStatus,
+
+    /** A new sealed secret (a refresh token the provider rotated while the mailbox was in use). */
+    async saveSecret(mailboxId: string, sealed: string): Promise<void> {
+      await db.updateTable('mailboxes').set({ secret: sealed }).where('id', '=', mailboxId).execute();
+    },
+  };
+}
+
+export type MailboxesRepository = ReturnType<typeof createMailboxesRepository>;
