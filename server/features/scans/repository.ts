@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { MessageHeaders, SyncState } from '../../mail/provider.js';
+import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 import { tallyBatch } from './aggregate.js';
 
-// SQL of scans: senders, message references and the mailbox's checkpoint. A batch's tallies and
+// SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A batch's tallies and
 // the checkpoint after it are written in one transaction, so a scan killed between batches
 // resumes with nothing lost and nothing counted twice. Senders are written with one multi-row
 // upsert per chunk (not one statement per sender): on PostgreSQL every statement is a round trip.
@@ -166,6 +167,49 @@ export function createScansRepository(db: Db) {
           .execute();
       });
       return { newSubscriptionIds };
+    },
+
+    /** The mailbox a scan runs on: its credentials, owner, checkpoint and whether the full scan finished. */
+    async mailboxToScan(mailboxId: string) {
+      return db
+        .selectFrom('mailboxes')
+        .select([...MAILBOX_CREDENTIALS, 'user_id', 'sync_state', 'scan_complete'])
+        .where('id', '=', mailboxId)
+        .executeTakeFirst();
+    },
+
+    /** Senders blocked in the mailbox by our own rule (providers without server-side filters). */
+    async ownBlockedAddresses(mailboxId: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('block_rules')
+        .select('address')
+        .where('mailbox_id', '=', mailboxId)
+        .where('provider_ref', 'is', null)
+        .execute();
+      return new Set(rows.map((r) => r.address));
+    },
+
+    /** Mailboxes whose last check is older than `checkedBefore` (or that never finished a scan). */
+    async dueMailboxes(checkedBefore: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('status', '!=', 'reauth')
+        .where((eb) =>
+          eb.or([
+            eb('scan_complete', '=', 0),
+            eb('last_scanned_at', 'is', null),
+            eb('last_scanned_at', '<=', checkedBefore),
+          ]),
+        )
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** Mailboxes marked as being scanned. */
+    async scanningMailboxes(): Promise<string[]> {
+      const rows = await db.selectFrom('mailboxes').select('id').where('status', '=', 'scanning').execute();
+      return rows.map((r) => r.id);
     },
 
     async markScanComplete(mailboxId: string, now: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { Live } from '../../live/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type SyncState } from '../../mail/provider.js';
+import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { createScansRepository } from './repository.js';
 
@@ -31,32 +32,17 @@ export function createScansService({
   afterCheck,
 }: ScansDeps) {
   const repo = createScansRepository(db);
+  const mailboxes = createMailboxesRepository(db);
 
   return {
     /** Runs a full scan, a resumed scan or the check for new mail, whichever the mailbox needs. */
     async scanMailbox(mailboxId: string): Promise<void> {
-      const mailbox = await db
-        .selectFrom('mailboxes')
-        .select([
-          'id',
-          'user_id',
-          'email',
-          'provider',
-          'secret',
-          'imap_host',
-          'imap_port',
-          'imap_secure',
-          'sync_state',
-          'scan_complete',
-          'status',
-        ])
-        .where('id', '=', mailboxId)
-        .executeTakeFirst();
+      const mailbox = await repo.mailboxToScan(mailboxId);
       if (!mailbox || mailbox.status === 'reauth') return;
       const userId = mailbox.user_id;
       const state = mailbox.sync_state ? (JSON.parse(mailbox.sync_state) as SyncState) : null;
-      const provider = providers(mailbox);
-      await db.updateTable('mailboxes').set({ status: 'scanning' }).where('id', '=', mailboxId).execute();
+      const provider = providers(mailboxCredentials(mailbox));
+      await mailboxes.setStatus(mailboxId, 'scanning');
       live.emitToUser(userId, 'loading-new-subscriptions');
       try {
         const batches =
@@ -64,18 +50,7 @@ export function createScansService({
         // Raw From values repeat across a mailbox; each is parsed once per scan.
         const fromCache = new Map<string, Sender | null>();
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
-        const ownBlockRules = async () =>
-          new Set(
-            (
-              await db
-                .selectFrom('block_rules')
-                .select('address')
-                .where('mailbox_id', '=', mailboxId)
-                .where('provider_ref', 'is', null)
-                .execute()
-            ).map((r) => r.address),
-          );
-        const blocked = await ownBlockRules();
+        const blocked = await repo.ownBlockedAddresses(mailboxId);
         const blockedSeen = new Set<string>();
         for await (const batch of batches) {
           const { newSubscriptionIds } = await repo.commitBatch(
@@ -96,7 +71,7 @@ export function createScansService({
         }
         // New mail from a blocked sender goes to the trash at this check, unless the user kept the
         // sender (Keep lifts the block) while the check ran.
-        const stillBlocked = await ownBlockRules();
+        const stillBlocked = await repo.ownBlockedAddresses(mailboxId);
         for (const address of blockedSeen) {
           if (stillBlocked.has(address)) await provider.moveToTrash({ from: address });
         }
@@ -112,11 +87,7 @@ export function createScansService({
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const status = error instanceof MailAuthError ? 'reauth' : 'error';
-        await db
-          .updateTable('mailboxes')
-          .set({ status, last_error: message })
-          .where('id', '=', mailboxId)
-          .execute();
+        await mailboxes.setStatus(mailboxId, status, message);
         log?.warn({ mailboxId, status, err: message }, 'scan stopped');
         // A refused password will not get better by retrying; the user has to act.
         if (!(error instanceof MailAuthError)) throw error;
@@ -128,19 +99,7 @@ export function createScansService({
 
     /** Mailboxes whose last check is older than the interval (or that never finished a scan). */
     async dueMailboxes(intervalMs: number): Promise<string[]> {
-      const rows = await db
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('status', '!=', 'reauth')
-        .where((eb) =>
-          eb.or([
-            eb('scan_complete', '=', 0),
-            eb('last_scanned_at', 'is', null),
-            eb('last_scanned_at', '<=', now() - intervalMs),
-          ]),
-        )
-        .execute();
-      return rows.map((r) => r.id);
+      return repo.dueMailboxes(now() - intervalMs);
     },
 
     /**
@@ -152,8 +111,7 @@ export function createScansService({
      * and nothing of the row is touched here.
      */
     async interruptedMailboxes(): Promise<string[]> {
-      const rows = await db.selectFrom('mailboxes').select('id').where('status', '=', 'scanning').execute();
-      return rows.map((r) => r.id);
+      return repo.scanningMailboxes();
     },
   };
 }
