@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import type { ReceiptMethod } from '../../db/schema.js';
+import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 
 // The SQL of the unsubscribe engine: the sender and its mailbox, receipts (written pending before a
 // sender or a mailbox is contacted, settled after), the one in-flight run per sender, block rules.
 
-export type ReceiptMethod = 'one-click' | 'mailto' | 'manual' | 'block' | 'unblock';
+export type { ReceiptMethod };
 
 /**
  * What a finished run answered, kept on its flight row for callers that waited on it (any instance),
@@ -31,14 +34,7 @@ export function createUnsubscribeRepository(db: Db) {
           'senders.unsubscribe_mailto',
           'senders.message_count',
           'senders.list_message_count',
-          'mailboxes.id as mailbox_id',
-          'mailboxes.provider',
-          'mailboxes.email',
-          'mailboxes.secret',
-          'mailboxes.imap_host',
-          'mailboxes.imap_port',
-          'mailboxes.imap_secure',
-          'mailboxes.status',
+          ...MAILBOX_CREDENTIALS,
         ])
         .where('senders.id', '=', senderId)
         .where('senders.user_id', '=', userId)
@@ -111,7 +107,7 @@ export function createUnsubscribeRepository(db: Db) {
         .where('method', '!=', 'unblock')
         .orderBy('created_at', 'desc')
         .executeTakeFirst();
-      return (last?.method as ReceiptMethod | undefined) ?? null;
+      return last?.method ?? null;
     },
 
     async markUnsubscribed(senderId: string, at: number): Promise<void> {
@@ -120,10 +116,6 @@ export function createUnsubscribeRepository(db: Db) {
         .set({ category: 'unsubscribed', updated_at: at, unsubscribed_at: at, still_sending: 0 })
         .where('id', '=', senderId)
         .execute();
-    },
-
-    async markMailboxReauth(mailboxId: string): Promise<void> {
-      await db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', mailboxId).execute();
     },
 
     async addBlockRule(mailboxId: string, address: string, providerRef: string | null, at: number) {
@@ -149,6 +141,47 @@ export function createUnsubscribeRepository(db: Db) {
         .where('mailbox_id', '=', mailboxId)
         .where('address', '=', address)
         .execute();
+    },
+
+    // ---- verification after a check -----------------------------------------------------------------------
+
+    /**
+     * Flags the mailbox's unsubscribed senders whose mail arrived more than `graceMs` after the unsubscribe,
+     * except blocked ones (their mail goes to the trash anyway).
+     */
+    async flagStillSending(mailboxId: string, graceMs: number): Promise<void> {
+      await db
+        .updateTable('senders')
+        .set({ still_sending: 1 })
+        .where('mailbox_id', '=', mailboxId)
+        .where('category', '=', 'unsubscribed')
+        .where('still_sending', '=', 0)
+        .where('unsubscribed_at', 'is not', null)
+        .where(sql<boolean>`last_message_at > unsubscribed_at + ${graceMs}`)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('block_rules')
+                .select('block_rules.address')
+                .whereRef('block_rules.mailbox_id', '=', 'senders.mailbox_id')
+                .whereRef('block_rules.address', '=', 'senders.address'),
+            ),
+          ),
+        )
+        .execute();
+    },
+
+    /** Flagged senders all of whose mail carries list headers: the ones a block may trash without asking. */
+    async stillSendingListOnly(mailboxId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('senders')
+        .select('id')
+        .where('mailbox_id', '=', mailboxId)
+        .where('category', '=', 'unsubscribed')
+        .where('still_sending', '=', 1)
+        .whereRef('list_message_count', '>=', 'message_count')
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     // ---- one run per sender, across instances ------------------------------------------------------------

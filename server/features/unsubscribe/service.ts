@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { HttpError, notFound } from '../../lib/errors.js';
@@ -6,7 +5,9 @@ import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
 import { type MailtoRequest, parseMailto } from '../../mail/headers/mailto.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
+import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
+import { createSettingsRepository } from '../settings/repository.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { oneClickUnsubscribe } from './one-click.js';
 import { createUnsubscribeRepository, type FlightAnswer } from './repository.js';
@@ -81,6 +82,8 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   /** How long a caller waits for another run of the sender before answering MESSAGES.busy. */
   const maxWaitMs = deps.flightMaxWaitMs ?? 120_000;
   const repo = createUnsubscribeRepository(db);
+  const mailboxes = createMailboxesRepository(db);
+  const settingsRepo = createSettingsRepository(db);
   /** Runs of this process by sender: a double click shares one promise before touching the database. */
   const running = new Map<string, Promise<unknown>>();
 
@@ -111,14 +114,15 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   /** The answer for a sender already unsubscribed: what its last successful attempt did. */
   async function previous(row: Row): Promise<UnsubscribeResult | null> {
     if (row.category !== 'unsubscribed') return null;
-    const method = ((await repo.lastSuccess(row.id)) ?? 'manual') as UnsubscribeMethod;
+    const last = await repo.lastSuccess(row.id);
+    const method: UnsubscribeMethod = last && last !== 'unblock' ? last : 'manual';
     return method === 'block'
       ? result(row, method, { blockedAndTrashed: true })
       : result(row, method, { oneClickUnsubscribeSuccess: true });
   }
 
   async function needsReauth(row: Row, method: UnsubscribeMethod): Promise<UnsubscribeResult> {
-    await repo.markMailboxReauth(row.mailbox_id);
+    await mailboxes.markReauth(row.mailbox_id);
     return result(row, method, { authUrl: reauthUrl(row) });
   }
 
@@ -259,7 +263,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     uri: string,
     request: MailtoRequest,
   ): Promise<{ done: UnsubscribeResult } | { failed: string }> {
-    const provider = providers(row);
+    const provider = providers(mailboxCredentials(row));
     try {
       const receipt = await repo.startReceipt(
         userId,
@@ -301,7 +305,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       });
     }
     if (row.status === 'reauth') return result(row, 'block', { authUrl: reauthUrl(row) });
-    const provider: MailProvider = providers(row);
+    const provider: MailProvider = providers(mailboxCredentials(row));
     try {
       const receipt = await repo.startReceipt(
         userId,
@@ -406,7 +410,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         if (rule?.provider_ref) {
           if (row.status === 'reauth')
             throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
-          const provider = providers(row);
+          const provider = providers(mailboxCredentials(row));
           const receipt = await repo.startReceipt(
             userId,
             row.id,
@@ -419,7 +423,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
           } catch (error) {
             await repo.settle(receipt, false, (error as Error).message);
             if (error instanceof MailAuthError) {
-              await repo.markMailboxReauth(row.mailbox_id);
+              await mailboxes.markReauth(row.mailbox_id);
               throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
             }
             throw error;
@@ -451,40 +455,11 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * so are senders some of whose mail has no list headers: blocking those needs the user's yes).
      */
     async verify(userId: string, mailboxId: string): Promise<void> {
-      await db
-        .updateTable('senders')
-        .set({ still_sending: 1 })
-        .where('mailbox_id', '=', mailboxId)
-        .where('category', '=', 'unsubscribed')
-        .where('still_sending', '=', 0)
-        .where('unsubscribed_at', 'is not', null)
-        .where(sql<boolean>`last_message_at > unsubscribed_at + ${STILL_SENDING_GRACE_MS}`)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('block_rules')
-                .select('block_rules.address')
-                .whereRef('block_rules.mailbox_id', '=', 'senders.mailbox_id')
-                .whereRef('block_rules.address', '=', 'senders.address'),
-            ),
-          ),
-        )
-        .execute();
-      const user = await db
-        .selectFrom('users')
-        .select('auto_block_still_sending')
-        .where('id', '=', userId)
-        .executeTakeFirst();
-      if (user?.auto_block_still_sending !== 1) return;
-      const senders = await db
-        .selectFrom('senders')
-        .select('id')
-        .where('mailbox_id', '=', mailboxId)
-        .where('category', '=', 'unsubscribed')
-        .where('still_sending', '=', 1)
-        .whereRef('list_message_count', '>=', 'message_count')
-        .execute();
-      for (const { id } of senders) {
+      await repo.flagStillSending(mailboxId, STILL_SENDING_GRACE_MS);
+      const settings = await settingsRepo.find(userId);
+      if (settings?.auto_block_still_sending !== 1) return;
+      const senders = await repo.stillSendingListOnly(mailboxId);
+      for (const id of senders) {
         try {
           await single('block', userId, id, async () => block(userId, await load(userId, id), {}));
         } catch (error) {
