@@ -9,8 +9,9 @@ import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repo
 import { reauthUrl } from '../mailboxes/service.js';
 import { createSettingsRepository } from '../settings/repository.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
+import { createFlights } from './flights.js';
 import { oneClickUnsubscribe } from './one-click.js';
-import { createUnsubscribeRepository, type FlightAnswer } from './repository.js';
+import { createUnsubscribeRepository } from './repository.js';
 
 // The unsubscribe engine (GUIDE §6): RFC 8058 one-click → a mailto request sent from the user's own
 // mailbox → the sender's page, opened by the user → a block (provider rule or our own, and the
@@ -42,12 +43,7 @@ export const MESSAGES = {
   mailtoUnavailable:
     'Inbox Genie cannot send email from this mailbox, so the unsubscribe email was not sent. You can block the sender instead.',
   reauth: 'Please sign in to your mailbox again.',
-  busy: 'Inbox Genie is still working on this sender. Please try again in a moment.',
-  failed: 'Something went wrong on our side. Please try again.',
 } as const;
-
-/** What a run does to a sender; runs of one operation share an answer, different ones take turns. */
-type Operation = 'unsubscribe' | 'unsubscribe-confirmed' | 'block' | 'block-confirmed' | 'keep';
 
 /** Why a block must be confirmed: mail from the sender that carries no list headers would be trashed too. */
 export function unlistedBlockMessage(address: string, unlisted: number, total: number): string {
@@ -77,15 +73,17 @@ export interface BlockOptions {
 
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { db, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
-  const leaseMs = deps.flightLeaseMs ?? 30_000;
-  const pollMs = deps.flightPollMs ?? 100;
-  /** How long a caller waits for another run of the sender before answering MESSAGES.busy. */
-  const maxWaitMs = deps.flightMaxWaitMs ?? 120_000;
   const repo = createUnsubscribeRepository(db);
   const mailboxes = createMailboxesRepository(db);
   const settingsRepo = createSettingsRepository(db);
-  /** Runs of this process by sender: a double click shares one promise before touching the database. */
-  const running = new Map<string, Promise<unknown>>();
+  const { single, reconcileAbandoned } = createFlights({
+    repo,
+    now,
+    log,
+    leaseMs: deps.flightLeaseMs,
+    pollMs: deps.flightPollMs,
+    maxWaitMs: deps.flightMaxWaitMs,
+  });
 
   async function load(userId: string, senderId: string) {
     const row = await repo.sender(userId, senderId);
@@ -124,125 +122,6 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   async function needsReauth(row: Row, method: UnsubscribeMethod): Promise<UnsubscribeResult> {
     await mailboxes.markReauth(row.mailbox_id);
     return result(row, method, { authUrl: reauthUrl(row) });
-  }
-
-  // ---- one run per sender -------------------------------------------------------------------------------
-
-  /**
-   * One run of `op` per sender: calls for the same operation (a double click, on any instance) share its
-   * answer; other operations on the sender (a Keep during an unsubscribe) wait their turn and run after.
-   */
-  function single<T>(op: Operation, userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
-    const key = `${op}:${userId}:${senderId}`;
-    const pending = running.get(key) as Promise<T> | undefined;
-    if (pending) return pending;
-    const started = inFlight(op, userId, senderId, task).finally(() => running.delete(key));
-    running.set(key, started);
-    return started;
-  }
-
-  /** Runs `task` holding the sender's flight, or answers what the run of `op` holding it answered. */
-  async function inFlight<T>(
-    op: Operation,
-    userId: string,
-    senderId: string,
-    task: () => Promise<T>,
-  ): Promise<T> {
-    const deadline = now() + maxWaitMs;
-    for (;;) {
-      const claim = await repo.claimFlight(senderId, userId, now(), leaseMs);
-      if (claim.claimed) return runHolding(op, senderId, claim.startedAt, task);
-      if (now() > deadline) throw new HttpError(409, MESSAGES.busy);
-      const waited = await waitForAnswer(op, senderId, claim.startedAt, deadline);
-      if (waited.kind === 'answer') return replay<T>(waited.answer);
-      // The run we waited on died without an answer (its lease ran out): settle what it left, try again.
-      if (waited.kind === 'abandoned') await reconcile(senderId, claim.startedAt);
-    }
-  }
-
-  async function runHolding<T>(
-    op: Operation,
-    senderId: string,
-    startedAt: number,
-    task: () => Promise<T>,
-  ): Promise<T> {
-    const renew = setInterval(
-      () => {
-        repo.renewFlight(senderId, startedAt, now() + leaseMs).catch((error: unknown) => {
-          log?.warn({ senderId, err: String(error) }, 'could not renew the unsubscribe lease');
-        });
-      },
-      Math.max(10, Math.floor(leaseMs / 3)),
-    );
-    renew.unref();
-    let answer: FlightAnswer = { op, ok: false, status: 500, message: MESSAGES.failed, body: {} };
-    try {
-      const value = await task();
-      answer = { op, ok: true, value };
-      return value;
-    } catch (error) {
-      if (error instanceof HttpError) {
-        answer = { op, ok: false, status: error.statusCode, message: error.message, body: error.body };
-      }
-      throw error;
-    } finally {
-      clearInterval(renew);
-      await repo.finishFlight(senderId, startedAt, answer);
-    }
-  }
-
-  async function waitForAnswer(
-    op: Operation,
-    senderId: string,
-    startedAt: number,
-    deadline: number,
-  ): Promise<
-    | { kind: 'answer'; answer: Exclude<FlightAnswer, { retry: true }> }
-    | { kind: 'abandoned' }
-    | { kind: 'changed' }
-  > {
-    // Until the deadline: then the caller claims once more and gives up with MESSAGES.busy.
-    while (now() <= deadline) {
-      await new Promise((r) => setTimeout(r, pollMs));
-      const flight = await repo.flight(senderId);
-      if (!flight || flight.started_at !== startedAt) return { kind: 'changed' };
-      if (flight.lease_until === 0 && flight.answer) {
-        const answer = JSON.parse(flight.answer) as FlightAnswer;
-        // Another operation's answer is not ours: the sender is free now, so this one runs.
-        if ('retry' in answer || answer.op !== op) return { kind: 'changed' };
-        return { kind: 'answer', answer };
-      }
-      if (flight.lease_until !== 0 && flight.lease_until < now()) return { kind: 'abandoned' };
-    }
-    return { kind: 'changed' };
-  }
-
-  function replay<T>(answer: Exclude<FlightAnswer, { retry: true }>): T {
-    if (answer.ok) return answer.value as T;
-    throw new HttpError(answer.status, answer.message, answer.body);
-  }
-
-  /**
-   * A run whose process died: a request that was started (one-click POST, mailto) may have reached the
-   * sender, so it is recorded as made and never repeated — the verification flags the sender if its mail
-   * keeps coming. A block or unblock cut short is recorded as failed; both are safe to run again.
-   */
-  async function reconcile(senderId: string, startedAt: number): Promise<void> {
-    let reached = false;
-    for (const r of await repo.pendingReceipts(senderId)) {
-      const sent = r.method === 'one-click' || r.method === 'mailto';
-      reached ||= sent;
-      await repo.settle(
-        r.id,
-        sent,
-        sent
-          ? 'Interrupted after the request was started; it may have reached the sender, so it was not repeated.'
-          : 'Interrupted before it finished; nothing is assumed done.',
-      );
-    }
-    if (reached) await repo.markUnsubscribed(senderId, now());
-    // Callers start over: the sender now answers from its receipts, or runs again where nothing went out.
-    await repo.finishFlight(senderId, startedAt, { retry: true });
   }
 
   // ---- the steps ----------------------------------------------------------------------------------------
@@ -488,15 +367,8 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       return subscriptions.setCategory(userId, senderId, 'unsubscribed');
     },
 
-    /**
-     * At start: settles the runs a stopped process left behind. `all`: every unfinished run is abandoned
-     * (SQLite: this process is the only one); otherwise only those whose lease ran out.
-     */
-    async reconcileAbandoned(options: { all: boolean }): Promise<number> {
-      const flights = await repo.abandonedFlights(now(), options.all);
-      for (const f of flights) await reconcile(f.sender_id, f.started_at);
-      return flights.length;
-    },
+    /** At start: settles the runs a stopped process left behind (flights.ts). */
+    reconcileAbandoned,
   };
 }
 
