@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { z } from 'zod';
 
-// Environment -> typed configuration (GUIDE §3). Every name here is listed in .env.example.
+// Environment -> typed configuration (.env.example). Every name here is listed in .env.example.
 
 const RATE = /^(\d+)\/(\d+)(s|m|h)$/;
 
@@ -84,7 +84,7 @@ export interface Config {
   logoBaseUrl: string | null;
   /** PostgreSQL schema of the job queue (pg-boss) when DATABASE_URL is set. */
   jobSchema: string;
-  /** What this process does (GUIDE §1): serve HTTP and live events, run jobs, schedule checks. */
+  /** What this process does (docs/ARCHITECTURE.md): serve HTTP and live events, run jobs, schedule checks. */
   roles: Set<Role>;
   mailProviderOverrides: string | null;
   scanIntervalMs: number;

@@ -7,7 +7,7 @@ import { openDatabase } from './db/index.js';
 
 // Entry point: reads configuration, opens and migrates the database, starts the HTTP API, the SPA
 // and socket.io on one port, the job worker and the scheduler. `--roles=api,live,worker,scheduler`
-// picks a subset for the split deployments of GUIDE §1 (they share work through PostgreSQL).
+// picks a subset for the split deployments of docs/ARCHITECTURE.md (they share work through PostgreSQL).
 
 function findWebRoot(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -12,7 +12,7 @@ import {
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 
-// The IMAP adapter against a real Dovecot (GUIDE §7): one server for the file, one user per test. Logins
+// The IMAP adapter against a real Dovecot (docs/decisions.md, test tiers): one server for the file, one user per test. Logins
 // that fail live in imap-verify.int.test.ts: Dovecot slows every later login from the same address.
 
 let dovecot: Dovecot;

@@ -384,7 +384,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     const kept = await client.post('/keep-subscription', { subscriptionId: first!.id });
     expect(kept.statusCode).toBe(200);
     expect(kept.json()).toMatchObject({ id: first!.id, category: 'kept' });
-    // The screens sometimes send the id as messageId (SPEC §7); a double click keeps it once.
+    // The screens sometimes send the id as messageId (docs/product.md §7); a double click keeps it once.
     expect((await client.post('/keep-subscription', { messageId: first!.id })).json().category).toBe('kept');
     const uncategorized = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
     expect(uncategorized.map((s) => s.id)).not.toContain(first!.id);

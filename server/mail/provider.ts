@@ -1,6 +1,6 @@
 import type { HeaderFields } from './headers/headers.js';
 
-// The small, neutral port between the product and a user's mailbox (GUIDE §4). Adapters: imap/,
+// The small, neutral port between the product and a user's mailbox (docs/ARCHITECTURE.md, the mail port). Adapters: imap/,
 // gmail/, graph/. Scans only ever see HeaderFields, never bodies.
 
 /** The header fields a scan reads (and all that detection needs); adapters ask for exactly these. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { freePort } from './net.js';
 
-// A private Dovecot IMAP server on loopback for the tests (GUIDE §7): own config in a temp dir,
+// A private Dovecot IMAP server on loopback for the tests (docs/decisions.md, test tiers): own config in a temp dir,
 // passwd-file users, maildir owned by `nobody`, no TLS, no auth delay. Started in the foreground
 // as a child so it dies with the test process.
 

@@ -4,7 +4,7 @@ import { createServer as createEmulator } from '@emulators/core';
 import { googlePlugin, seedFromConfig } from '@emulators/google';
 import { expect } from 'vitest';
 
-// @emulators/google served in-process on 127.0.0.1 (GUIDE §7), patched by patches/@emulators+google+0.4.1.patch
+// @emulators/google served in-process on 127.0.0.1 (docs/decisions.md, test tiers), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
 // users.getProfile, the /batch/gmail/v1 endpoint, `-term` and `category:` search, monotonic history ids, and
 // Gmail's limit of 1,000 ids per messages.batchModify (400 "Number of ids cannot exceed 1000"). messages.send,

@@ -7,7 +7,7 @@ import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repo
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { createScansRepository } from './repository.js';
 
-// Scanning a mailbox (GUIDE §1 flow 2): the adapter pages through headers newest first; each batch
+// Scanning a mailbox (docs/ARCHITECTURE.md, Flow 2): the adapter pages through headers newest first; each batch
 // is tallied by sender and committed with its checkpoint; after each commit the new subscriptions
 // are pushed live. The first run is a full scan (resumable); later runs fetch only new mail.
 

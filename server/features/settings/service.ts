@@ -2,7 +2,7 @@ import type { Settings, SettingsUpdate } from '../../../contract/api.js';
 import type { Db } from '../../db/index.js';
 import { createSettingsRepository } from './repository.js';
 
-// The two alert settings of SPEC §3 (both default true) and the auto-block of senders still
+// The two alert settings of docs/product.md §3 (both default true) and the auto-block of senders still
 // sending after an unsubscribe (issue 4, default false), stored on the user row.
 
 export function createSettingsService(db: Db) {

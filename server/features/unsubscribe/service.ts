@@ -13,7 +13,7 @@ import { createFlights } from './flights.js';
 import { oneClickUnsubscribe } from './one-click.js';
 import { createUnsubscribeRepository } from './repository.js';
 
-// The unsubscribe engine (GUIDE §6): RFC 8058 one-click → a mailto request sent from the user's own
+// The unsubscribe engine (docs/decisions.md, the unsubscribe engine): RFC 8058 one-click → a mailto request sent from the user's own
 // mailbox → the sender's page, opened by the user → a block (provider rule or our own, and the
 // existing mail moved to trash). Safety rules (docs/decisions.md "mailto and block safety"):
 // - a mailto goes to exactly one address with a short fixed request (mail/headers/mailto.ts);

@@ -9,7 +9,7 @@ import { type GmailSyncState, type ScanCheckpoint, snapshot } from './state.js';
 // the mailbox (README.md in this folder): discovery searches newest first, one metadata get per unknown
 // message until its sender is known, then a `from:` id listing per sender for an exact count.
 
-/** Exactly what detection reads (GUIDE §4), asked for with format=metadata. */
+/** Exactly what detection reads (docs/ARCHITECTURE.md, the mail port), asked for with format=metadata. */
 export const METADATA_HEADERS: readonly string[] = SCAN_HEADER_FIELDS;
 
 /** Gmail has labels, not folders; a message id is valid mailbox-wide, so every message reports All Mail. */

@@ -4,7 +4,7 @@ import { GraphClient, type GraphClientOptions, isGraphError } from './client.js'
 import { listAll } from './folders.js';
 import { type SyncOptions, sync } from './sync.js';
 
-// Outlook / Microsoft 365 mailboxes through Microsoft Graph v1.0 (GUIDE §4), put together from
+// Outlook / Microsoft 365 mailboxes through Microsoft Graph v1.0 (docs/ARCHITECTURE.md, the mail port), put together from
 // client.ts (HTTP, tokens, retries), folders.ts (the folder tree), sync.ts (the scan and the daily check
 // through delta links), messages.ts (Graph messages as MessageHeaders) and actions.ts (send, trash, block
 // rules, raw messages for preview).

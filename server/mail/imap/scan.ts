@@ -4,7 +4,7 @@ import { type Folder, type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS 
 import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
 import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';
 
-/** Exactly what detection reads (GUIDE §4); everything else stays on the server. */
+/** Exactly what detection reads (docs/ARCHITECTURE.md, the mail port); everything else stays on the server. */
 
 // Sent and Drafts hold the user's own mail, Trash and Junk what they already rejected; \All, \Flagged and
 // \Important are views that repeat messages kept in other folders, so scanning them would count twice.
