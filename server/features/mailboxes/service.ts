@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AddMailboxBody,
-  APP_PASSWORD_PROVIDERS,
-  type EmailAccount,
-  type MailboxProvider,
+import type {
+  AddMailboxBody,
+  AppPasswordProvider,
+  EmailAccount,
+  MailboxProvider,
 } from '../../../contract/api.js';
 import { API, SCREENS } from '../../../contract/routes.js';
-import { validateAddMailbox, validateImapServer } from '../../../contract/validation.js';
 import type { Db } from '../../db/index.js';
 import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -75,24 +74,18 @@ export function createMailboxesService({
     /** POST /auth/{provider}: checks the form, logs in to verify, stores the mailbox and starts its scan. */
     async connectWithAppPassword(
       userId: string,
-      provider: string,
+      provider: AppPasswordProvider,
       body: AddMailboxBody,
     ): Promise<{ redirectUrl: string }> {
-      const known = APP_PASSWORD_PROVIDERS.find((p) => p === provider);
-      if (!known) throw notFound(`Unknown provider ${provider}.`);
-      const error = validateAddMailbox({ provider, email: body.email, appPassword: body.appPassword });
-      if (error) throw badRequest(error);
+      // The form's rules (the provider's address domain, the app password, the IMAP server) were checked
+      // by the route, with the contract's addMailboxBodySchema(provider).
       const custom = provider === 'imap' || provider === 'protonmail';
-      if (provider === 'imap' || (custom && body.host !== undefined)) {
-        const serverError = validateImapServer({ host: body.host ?? '', port: body.port ?? 993 });
-        if (serverError) throw badRequest(serverError);
-      }
       if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
       const email = normalizeEmail(body.email);
       const existing = await repo.findByEmail(userId, email);
       const id = existing?.id ?? randomUUID();
       const candidate: ImapMailboxFields = {
-        provider: known,
+        provider,
         email,
         secret: secrets.seal(body.appPassword),
         imap_host: custom && body.host ? body.host.trim() : null,

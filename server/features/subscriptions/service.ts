@@ -6,8 +6,6 @@ import { createSubscriptionsRepository, type SubscriptionRow } from './repositor
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
-export const CATEGORIES: readonly SubscriptionCategory[] = ['uncategorized', 'kept', 'unsubscribed'];
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A stored message reference as the screens get it. */
