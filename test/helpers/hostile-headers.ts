@@ -7,7 +7,11 @@ import type { HeaderFields } from '../../server/mail/headers/headers.js';
 // Hostile and real header input shared by the unit tests of the header parsers (server/mail/headers/)
 // and of the scan's batch tally (server/features/scans/), which runs those parsers on every message.
 
-export const BUDGET_MS = 250;
+/**
+ * Well under a second for 1 MB: a linear parser needs tens of milliseconds, a quadratic one tens of
+ * seconds, so the margin only absorbs a loaded machine, never hides a blow-up.
+ */
+export const BUDGET_MS = 500;
 export const MB = 1 << 20;
 
 /** `unit` repeated to 1 MB. */
@@ -49,12 +53,18 @@ export const FLOODS: Record<string, string> = {
   everything: fill('"(<\\,=?%>):@; '),
 };
 
-/** Fails when `fn` takes longer than BUDGET_MS. */
+/**
+ * Fails when `fn` takes longer than BUDGET_MS, on the faster of two tries: a garbage collection or another
+ * process can stall one try, but a super-linear parser is slow every time.
+ */
 export const within = (name: string, fn: () => unknown) => {
-  const started = performance.now();
-  fn();
-  const elapsed = performance.now() - started;
-  expect(elapsed, `${name}: ${elapsed.toFixed(0)} ms`).toBeLessThan(BUDGET_MS);
+  let best = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 2 && best >= BUDGET_MS; attempt++) {
+    const started = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  expect(best, `${name}: ${best.toFixed(0)} ms`).toBeLessThan(BUDGET_MS);
 };
 
 /** Every field of a message set to `value`. */
