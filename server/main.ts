@@ -2,12 +2,15 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, parseRoles } from './config.js';
+import { ConfigError, parseConfig, parseRoles } from './config.js';
 import { openDatabase } from './db/index.js';
+import { disabledIntegrations } from './integrations/index.js';
+import { loadDotEnv, prepareDataDir } from './startup.js';
 
-// Entry point: reads configuration, opens and migrates the database, starts the HTTP API, the SPA
-// and socket.io on one port, the job worker and the scheduler. `--roles=api,live,worker,scheduler`
-// picks a subset for the split deployments of docs/ARCHITECTURE.md (they share work through PostgreSQL).
+// Entry point: reads .env (when present) and the configuration, creates the data folder and the secret
+// key, opens and migrates the database, starts the HTTP API, the SPA and socket.io on one port, the job
+// worker and the scheduler. `--roles=api,live,worker,scheduler` picks a subset for the split deployments
+// of docs/ARCHITECTURE.md (they share work through PostgreSQL).
 
 function findWebRoot(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,8 +20,9 @@ function findWebRoot(): string | null {
 }
 
 async function main(): Promise<void> {
+  const envFile = loadDotEnv();
   const roles = parseRoles(process.argv.slice(2));
-  const config = loadConfig(process.env, { webRoot: findWebRoot(), roles });
+  const config = prepareDataDir(parseConfig(process.env, { webRoot: findWebRoot(), roles }));
   if (!config.databaseUrl && roles.size < 4) {
     throw new ConfigError(
       'Separate roles share work through PostgreSQL: set DATABASE_URL, or run every role.',
@@ -26,6 +30,14 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, db: database.db });
+  if (envFile) app.log.info('read settings from .env (variables set in the environment take precedence)');
+  // Users only learn that a provider is unavailable; which variables would turn it on is the operator's.
+  for (const { label, required } of disabledIntegrations(config)) {
+    app.log.info(
+      { integration: label, variables: required },
+      `${label} is off: set ${required.join(' and ')} to turn it on`,
+    );
+  }
   if (!config.webRoot) app.log.warn('No built web app found (run `npm run build`); serving the API only.');
   // The product creates DATA_DIR as 0700; one that already existed keeps the mode it had. The files in it
   // are private anyway (secret key, database, outbox), but their names and the folder's listing are not.

@@ -271,10 +271,15 @@ describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
     expect((await owner.client.get('/get-email-accounts')).json()).toEqual({ data: [] });
   });
 
-  it('answers 404 naming the variables for Google, which has no keys here', async () => {
+  it('answers 404 with the user-facing reason for Google, which has no keys here (no variable named)', async () => {
     const res = await new Client(t.app).get('/auth/google?intent=signup');
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toContain('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+    expect(res.json().message).toBe('Google sign-in is not set up on this server.');
+    const config = (await new Client(t.app).get('/get-public-config')).json();
+    expect(config.providers).toEqual({
+      google: { available: false, reason: 'Google sign-in is not set up on this server.' },
+      outlook: { available: true },
+    });
   });
 });
 

@@ -5,9 +5,10 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type AppDeps, buildApp } from '../../server/app.js';
-import { type Config, loadConfig } from '../../server/config.js';
+import { type Config, parseConfig } from '../../server/config.js';
 import type { Db } from '../../server/db/index.js';
 import { openDatabase } from '../../server/db/index.js';
+import { prepareDataDir } from '../../server/startup.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,9 +30,11 @@ export async function createTestApp(
   extra: (config: Config) => Partial<AppDeps> = () => ({}),
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-test-'));
-  const config = loadConfig(
-    { AUTH_RATE_LIMIT: '1000/1m', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env },
-    { dataDir },
+  const config = prepareDataDir(
+    parseConfig(
+      { AUTH_RATE_LIMIT: '1000/1m', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env },
+      { dataDir },
+    ),
   );
   const schema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;

@@ -1,5 +1,6 @@
 import { OAUTH_INTENTS } from '../../../contract/api.js';
 import type { Config } from '../../config.js';
+import { google, type Integration, microsoft } from '../../integrations/index.js';
 import { googleEndpoints } from '../../mail/google-oauth.js';
 import { microsoftBaseUrls, OUTLOOK_SCOPES } from '../../mail/graph/client.js';
 import type { OAuthMailboxProvider } from '../mailboxes/service.js';
@@ -57,16 +58,19 @@ export interface OAuthProviderSpec {
   redirectUri: string;
 }
 
-/** Why a provider cannot be used on this server, naming the variables to set; null when it can. */
+/** The integration whose keys turn each provider on (server/integrations/). */
+export const OAUTH_INTEGRATIONS = { google, outlook: microsoft } as const satisfies Record<
+  OAuthProviderName,
+  Integration
+>;
+
+/**
+ * Why a provider cannot be used on this server, in the user's words (the public config and the 404 of its
+ * routes); null when it can. The variables that would turn it on are logged, never shown.
+ */
 export function unavailableReason(name: OAuthProviderName, config: OAuthConfig): string | null {
-  if (name === 'google') {
-    return config.google
-      ? null
-      : 'Google sign-in is not set up on this server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not configured).';
-  }
-  return config.microsoft
-    ? null
-    : 'Microsoft sign-in is not set up on this server (MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET are not configured).';
+  const integration = OAUTH_INTEGRATIONS[name];
+  return integration.enabled(config) ? null : integration.unavailableText;
 }
 
 export function oauthProvider(name: OAuthProviderName, config: OAuthConfig): OAuthProviderSpec | null {

@@ -1,20 +1,26 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { oauthCallbackQuerySchema, oauthStartQuerySchema } from '../../../contract/api.js';
 import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { SCREENS } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
 import { decodeFlow, encodeFlow, FLOW_TTL_MS, flowCookieName, sameState } from '../../features/oauth/flow.js';
-import { OAUTH_PROVIDERS, type OAuthIntent, type OAuthProviderName } from '../../features/oauth/providers.js';
+import {
+  OAUTH_INTEGRATIONS,
+  OAUTH_PROVIDERS,
+  type OAuthIntent,
+  type OAuthProviderName,
+} from '../../features/oauth/providers.js';
 import { OAuthFailure, type OAuthService } from '../../features/oauth/service.js';
 import { notFound } from '../../lib/errors.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
 // GET /auth/{google|outlook}?intent=signin|signup|add → the provider's consent screen;
 // GET /auth/{google|outlook}/callback?code&state (or ?error) → back into the product.
-// Browser navigations, not API calls: every outcome is a redirect, except a provider this server has no
-// keys for (404 {message}) and an unknown intent (400 {message}, from the contract's query schema). The
-// provider's availability is checked in `preValidation`, so it is answered before the query is.
+// Browser navigations, not API calls: every outcome is a redirect, except an unknown intent (400 {message},
+// from the contract's query schema). A provider is given these routes only when its integration is
+// configured; without keys its two paths answer 404 with the user-facing reason whatever the query, and
+// the log names the variables that would turn it on.
 
 export interface OAuthRouteOptions {
   oauth: OAuthService;
@@ -38,10 +44,20 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
   { oauth, accounts, secureCookies, rateLimit },
 ) => {
   for (const provider of OAUTH_PROVIDERS) {
-    const available = async () => {
-      const unavailable = oauth.unavailable(provider);
-      if (unavailable) throw notFound(unavailable);
-    };
+    const unavailable = oauth.unavailable(provider);
+    if (unavailable) {
+      const { label, required } = OAUTH_INTEGRATIONS[provider];
+      const answer = async (request: FastifyRequest) => {
+        request.log.info(
+          { provider, variables: required },
+          `${label} is off on this server: set ${required.join(' and ')} to turn it on`,
+        );
+        throw notFound(unavailable);
+      };
+      app.get(`/auth/${provider}`, answer);
+      app.get(`/auth/${provider}/callback`, answer);
+      continue;
+    }
     const cookie = flowCookieName(provider);
     // Lax: the callback is a top-level GET navigation from the provider, which Lax cookies accompany.
     const cookieOptions = {
@@ -53,7 +69,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
 
     app.get(
       `/auth/${provider}`,
-      { preValidation: available, schema: { querystring: oauthStartQuerySchema } },
+      { schema: { querystring: oauthStartQuerySchema } },
       async (request, reply) => {
         const { intent } = request.query;
         const user = await request.sessionUser();
@@ -71,7 +87,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
 
     app.get(
       `/auth/${provider}/callback`,
-      { config: { rateLimit }, preValidation: available, schema: { querystring: oauthCallbackQuerySchema } },
+      { config: { rateLimit }, schema: { querystring: oauthCallbackQuerySchema } },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         // One attempt per started flow: whatever happens next, the cookie is spent.

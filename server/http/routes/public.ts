@@ -10,6 +10,7 @@ import {
 import { API } from '../../../contract/routes.js';
 import type { Config } from '../../config.js';
 import type { ContactService } from '../../features/contact/service.js';
+import { type OAUTH_PROVIDERS, unavailableReason } from '../../features/oauth/providers.js';
 
 export interface PublicRouteOptions {
   config: Config;
@@ -37,22 +38,16 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRouteOptions> = async (
     API.publicConfig,
     { schema: { response: { 200: publicConfigSchema } } },
     async (): Promise<PublicConfig> => {
-      const unavailable = (name: string, vars: string) => ({
-        available: false,
-        reason: `${name} sign-in is not set up on this server (${vars} are not configured).`,
-      });
+      // Which sign-in providers this server has keys for; the reason is the user's text, no variable names.
+      const availability = (provider: (typeof OAUTH_PROVIDERS)[number]) => {
+        const reason = unavailableReason(provider, config);
+        return reason ? { available: false, reason } : { available: true };
+      };
       return {
         productName: 'Inbox Genie',
         billing: false,
         logoBaseUrl: config.logoBaseUrl,
-        providers: {
-          google: config.google
-            ? { available: true }
-            : unavailable('Google', 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET'),
-          outlook: config.microsoft
-            ? { available: true }
-            : unavailable('Microsoft', 'MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET'),
-        },
+        providers: { google: availability('google'), outlook: availability('outlook') },
       };
     },
   );

@@ -1,0 +1,188 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+import { disabledIntegrations } from './integrations/index.js';
+import { loadDotEnv, prepareDataDir } from './startup.js';
+
+const temp: string[] = [];
+afterEach(() => {
+  for (const dir of temp.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ig-config-'));
+  temp.push(dir);
+  return dir;
+}
+
+function configError(env: Record<string, string>): string {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('runs on defaults with nothing set, every integration off', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      secureCookies: false,
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      secretKey: null,
+      smtpUrl: null,
+      authRateLimit: { max: 20, windowMs: 15 * 60_000 },
+      trustProxy: false,
+      logLevel: 'info',
+      logoBaseUrl: 'https://logo.clearbit.com',
+      jobSchema: 'pgboss',
+      scanIntervalMs: 24 * 3_600_000,
+      scanBatchSize: 2000,
+      webRoot: null,
+      google: null,
+      microsoft: null,
+      googleBaseUrl: null,
+      microsoftBaseUrl: null,
+    });
+    expect([...config.roles]).toEqual(['api', 'live', 'worker', 'scheduler']);
+    expect(disabledIntegrations(config)).toEqual([
+      { label: 'Google', required: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] },
+      { label: 'Microsoft', required: ['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET'] },
+    ]);
+  });
+
+  it('maps each variable to its field', () => {
+    const config = parseConfig({
+      PORT: '4000',
+      PUBLIC_URL: 'https://genie.example/',
+      SECRET_KEY: 'k'.repeat(32),
+      AUTH_RATE_LIMIT: '5/30s',
+      TRUST_PROXY: 'true',
+      SCAN_INTERVAL: '5s',
+      LOGO_BASE_URL: ' ',
+      GOOGLE_CLIENT_ID: 'gid',
+      GOOGLE_CLIENT_SECRET: 'gsecret',
+      GOOGLE_BASE_URL: 'http://127.0.0.1:4010//',
+      MICROSOFT_CLIENT_ID: 'mid',
+      MICROSOFT_CLIENT_SECRET: 'msecret',
+    });
+    expect(config).toMatchObject({
+      port: 4000,
+      publicUrl: 'https://genie.example',
+      secureCookies: true,
+      secretKey: 'k'.repeat(32),
+      authRateLimit: { max: 5, windowMs: 30_000 },
+      trustProxy: true,
+      scanIntervalMs: 5000,
+      logoBaseUrl: null,
+      google: { clientId: 'gid', clientSecret: 'gsecret' },
+      googleBaseUrl: 'http://127.0.0.1:4010',
+      microsoft: { clientId: 'mid', clientSecret: 'msecret' },
+      microsoftBaseUrl: null,
+    });
+    expect(disabledIntegrations(config)).toEqual([]);
+  });
+
+  it('applies overrides, resolving a data folder', () => {
+    const config = parseConfig({ DATA_DIR: '/elsewhere' }, { dataDir: 'relative/data', webRoot: '/web' });
+    expect(config.dataDir).toBe(path.resolve('relative/data'));
+    expect(config.webRoot).toBe('/web');
+  });
+
+  it('reports every invalid variable at once, by name', () => {
+    const message = configError({ PORT: 'x', DATABASE_URL: 'mysql://db', GOOGLE_BASE_URL: 'ftp://g' });
+    expect(message).toMatch(/^Invalid configuration:\n/);
+    expect(message).toContain('  PORT: ');
+    expect(message).toContain(
+      '  DATABASE_URL: DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)',
+    );
+    expect(message).toContain(
+      '  GOOGLE_BASE_URL: GOOGLE_BASE_URL must be an http(s) URL (leave it unset for Google)',
+    );
+  });
+
+  it('touches no file: neither the data folder nor the secret key is created', () => {
+    const dataDir = path.join(tempDir(), 'not-yet');
+    const config = parseConfig({ DATA_DIR: dataDir });
+    expect(config.secretKey).toBeNull();
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('integrations: a client id and its secret go together', () => {
+  it('refuses a client id without its secret, naming both and the missing one', () => {
+    expect(configError({ GOOGLE_CLIENT_ID: 'gid' })).toBe(
+      'Invalid configuration:\n  GOOGLE_CLIENT_SECRET: Google needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together: GOOGLE_CLIENT_ID is set, GOOGLE_CLIENT_SECRET is not (set it, or unset both)',
+    );
+  });
+
+  it('refuses a secret without its client id, and reports both providers', () => {
+    const message = configError({
+      MICROSOFT_CLIENT_SECRET: 's',
+      GOOGLE_CLIENT_SECRET: 's',
+      GOOGLE_CLIENT_ID: ' ',
+    });
+    expect(message).toContain(
+      '  MICROSOFT_CLIENT_ID: Microsoft needs MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET',
+    );
+    expect(message).toContain('  GOOGLE_CLIENT_ID: Google needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+  });
+
+  it('treats empty values (an uncommented `NAME=` line) as unset', () => {
+    const config = parseConfig({ GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' });
+    expect(config.google).toBeNull();
+  });
+
+  it('a base URL alone does not turn a provider on', () => {
+    const config = parseConfig({ MICROSOFT_BASE_URL: 'http://127.0.0.1:4020' });
+    expect(config.microsoft).toBeNull();
+    expect(config.microsoftBaseUrl).toBe('http://127.0.0.1:4020');
+  });
+});
+
+describe('prepareDataDir (start-up)', () => {
+  it('creates the data folder (0700) and a secret key (0600) once, then reads it back', () => {
+    const dataDir = path.join(tempDir(), 'fresh');
+    const first = prepareDataDir(parseConfig({ DATA_DIR: dataDir }));
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    const file = path.join(dataDir, 'secret-key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.secretKey).toBe(readFileSync(file, 'utf8').trim());
+    expect(first.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(prepareDataDir(parseConfig({ DATA_DIR: dataDir })).secretKey).toBe(first.secretKey);
+  });
+
+  it('uses SECRET_KEY when set and writes no key file', () => {
+    const dataDir = tempDir();
+    const config = prepareDataDir(parseConfig({ DATA_DIR: dataDir, SECRET_KEY: 's'.repeat(40) }));
+    expect(config.secretKey).toBe('s'.repeat(40));
+    expect(existsSync(path.join(dataDir, 'secret-key'))).toBe(false);
+  });
+});
+
+describe('loadDotEnv (start-up)', () => {
+  it('reads a .env file when present, and variables already set win over it', () => {
+    const file = path.join(tempDir(), '.env');
+    writeFileSync(file, '# comment\nIG_DOTENV_FROM_FILE=file\nIG_DOTENV_SET="file"\n');
+    process.env.IG_DOTENV_SET = 'environment';
+    try {
+      expect(loadDotEnv(file)).toBe(true);
+      expect(process.env.IG_DOTENV_FROM_FILE).toBe('file');
+      expect(process.env.IG_DOTENV_SET).toBe('environment');
+    } finally {
+      delete process.env.IG_DOTENV_FROM_FILE;
+      delete process.env.IG_DOTENV_SET;
+    }
+  });
+
+  it('does nothing without a file', () => {
+    expect(loadDotEnv(path.join(tempDir(), '.env'))).toBe(false);
+  });
+});
