@@ -59,7 +59,7 @@ describe('resetPasswordBodySchema', () => {
 
 describe('addMailboxBodySchema', () => {
   it.each([
-    ['yahoo', { email: 'me@gmail.com', appPassword: 'x' }, MESSAGES.yahooEmail],
+    ['yahoo', { email: 'me@gmail.com', appPassword: 'x' }, 'Please enter your Yahoo email address.'],
     ['icloud', { email: 'me@icloud.com', appPassword: '' }, MESSAGES.appPasswordRequired],
     ['imap', { email: 'me@example.net', appPassword: 'x' }, IMAP_MESSAGES.hostRequired],
     ['imap', { email: 'me@example.net', appPassword: 'x', host: 'h', port: 0 }, IMAP_MESSAGES.portInvalid],

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  APP_PASSWORD_PROVIDERS,
+  type AppPasswordProvider,
+  imapServerRule,
+  MAILBOX_PROVIDERS,
+  type MailboxProvider,
+} from './providers.js';
+import {
   IMAP_MESSAGES,
   MESSAGES,
   validateAddMailbox,
@@ -125,27 +132,16 @@ export type ContactBody = z.infer<typeof contactBodySchema>;
 // ---------------------------------------------------------------------------------------------------
 // Mailboxes: POST /auth/{provider}, GET /get-email-accounts, DELETE /delete-email-account
 
-export const MAILBOX_PROVIDERS = [
-  'gmail',
-  'outlook',
-  'yahoo',
-  'icloud',
-  'aol',
-  'protonmail',
-  'imap',
-] as const;
+// The providers are the rows of providers.ts; the ids are re-exported here beside the schemas that
+// use them.
+export { APP_PASSWORD_PROVIDERS, type AppPasswordProvider, MAILBOX_PROVIDERS, type MailboxProvider };
 export const mailboxProviderSchema = z.enum(MAILBOX_PROVIDERS);
-export type MailboxProvider = z.infer<typeof mailboxProviderSchema>;
-
-/** The IMAP providers connected with an app-specific password: POST /auth/{provider}. */
-export const APP_PASSWORD_PROVIDERS = ['yahoo', 'icloud', 'aol', 'protonmail', 'imap'] as const;
-export type AppPasswordProvider = (typeof APP_PASSWORD_PROVIDERS)[number];
 
 /** The fields of the add-mailbox form, whatever the provider. */
 export const addMailboxFieldsSchema = z.object({
   email: z.string({ error: MESSAGES.invalidEmail }),
   appPassword: z.string({ error: MESSAGES.appPasswordRequired }),
-  /** Only for provider `imap` (any host): where the IMAP server is. */
+  /** Only for the providers whose form asks where the IMAP server is (`imap`, `protonmail`). */
   host: z.string().max(253).optional(),
   port: z.number({ error: IMAP_MESSAGES.portInvalid }).optional(),
   /** true: TLS from the start (port 993); false: plain, upgraded with STARTTLS when offered. */
@@ -154,8 +150,9 @@ export const addMailboxFieldsSchema = z.object({
 export type AddMailboxBody = z.infer<typeof addMailboxFieldsSchema>;
 
 /**
- * POST /auth/{provider}: the provider's own address rule, then the app password, then (for `imap`, and
- * for `protonmail` when a host is given) the IMAP server.
+ * POST /auth/{provider}: the provider's own address rule, then the app password, then the IMAP server:
+ * always for a provider whose form requires it (`imap`), when a host is given for one where it is
+ * optional (`protonmail`, whose preset is used otherwise).
  */
 export function addMailboxBodySchema(provider: AppPasswordProvider) {
   return addMailboxFieldsSchema.superRefine((b, ctx) => {
@@ -164,8 +161,8 @@ export function addMailboxBodySchema(provider: AppPasswordProvider) {
       rule(ctx, message === MESSAGES.appPasswordRequired ? 'appPassword' : 'email', message);
       return;
     }
-    const custom = provider === 'imap' || provider === 'protonmail';
-    if (provider === 'imap' || (custom && b.host !== undefined)) {
+    const server = imapServerRule(provider);
+    if (server === 'required' || (server === 'optional' && b.host !== undefined)) {
       const serverMessage = validateImapServer({ host: b.host ?? '', port: b.port ?? 993 });
       rule(ctx, serverMessage === IMAP_MESSAGES.portInvalid ? 'port' : 'host', serverMessage);
     }

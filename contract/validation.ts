@@ -1,3 +1,5 @@
+import { providerDomainError } from './providers.js';
+
 // Validation rules and messages (docs/product.md §5), shared by the screens and the server so both
 // say exactly the same thing. The request schemas of api.ts apply these rules; the server checks
 // requests only through those schemas.
@@ -9,8 +11,6 @@ export const MESSAGES = {
   passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
   passwordsDoNotMatch: 'Passwords do not match.',
   passwordRequired: 'Password is required.',
-  yahooEmail: 'Please enter your Yahoo email address.',
-  icloudEmail: 'Please enter your iCloud email address.',
   appPasswordRequired: 'App-specific password is required.',
   contactIncomplete: 'Please fill in every field with a valid email address.',
   tooManyRequests: 'Too many requests from this IP, please try again later.',
@@ -23,9 +23,6 @@ export const MESSAGES = {
 
 /** "text, at sign, text, dot, text" (docs/product.md §5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const YAHOO_DOMAINS = ['yahoo.com'] as const;
-export const ICLOUD_DOMAINS = ['icloud.com', 'me.com', 'mac.com'] as const;
 
 /**
  * Characters no address may carry: C0 and C1 controls and DEL (a NUL is refused by PostgreSQL, a CR/LF
@@ -74,19 +71,10 @@ export function validateReset(input: { password: string; confirm?: string }): Va
   return validateNewPassword(input.password, input.confirm);
 }
 
-function domainOf(email: string): string {
-  return email.trim().toLowerCase().split('@').pop() ?? '';
-}
-
-/** Which app-password provider an email address belongs to, by its domain (create-account screen). */
-export function appPasswordProviderFor(email: string): 'yahoo' | 'icloud' | null {
-  const domain = domainOf(email);
-  if (YAHOO_DOMAINS.some((d) => domain.endsWith(d))) return 'yahoo';
-  if (ICLOUD_DOMAINS.some((d) => domain.endsWith(d))) return 'icloud';
-  return null;
-}
-
-/** Add-mailbox form: provider-specific email rule, then the app password. */
+/**
+ * Add-mailbox form: a valid address, then the provider's own address rule (the domains of its row in
+ * providers.ts, e.g. Yahoo's yahoo.com), then the app password.
+ */
 export function validateAddMailbox(input: {
   provider: string;
   email: string;
@@ -94,9 +82,8 @@ export function validateAddMailbox(input: {
 }): ValidationResult {
   const emailError = validateEmail(input.email);
   if (emailError) return emailError;
-  const domain = domainOf(input.email);
-  if (input.provider === 'yahoo' && !YAHOO_DOMAINS.some((d) => domain === d)) return MESSAGES.yahooEmail;
-  if (input.provider === 'icloud' && !ICLOUD_DOMAINS.some((d) => domain === d)) return MESSAGES.icloudEmail;
+  const domainError = providerDomainError(input.provider, input.email);
+  if (domainError) return domainError;
   if (input.appPassword.length === 0) return MESSAGES.appPasswordRequired;
   return null;
 }
@@ -159,7 +146,7 @@ export const SCREEN_ERRORS = {
   subscriptionRequired: 'Subscription required',
 } as const;
 
-/** Add-mailbox form for provider `imap` or `protonmail`: where the IMAP server is (issue 3). */
+/** Add-mailbox form of the providers that ask where the IMAP server is (providers.ts `server`). */
 export const IMAP_MESSAGES = {
   hostRequired: 'Please enter the IMAP server of your mailbox.',
   portInvalid: 'The port must be a number from 1 to 65535.',

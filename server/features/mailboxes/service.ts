@@ -5,7 +5,12 @@ import type {
   EmailAccount,
   MailboxProvider,
 } from '../../../contract/api.js';
-import { API, SCREENS } from '../../../contract/routes.js';
+import {
+  imapServerRule,
+  type OAuthMailboxProvider,
+  reauthUrl as providerReauthUrl,
+} from '../../../contract/providers.js';
+import { SCREENS } from '../../../contract/routes.js';
 import type { Db } from '../../db/index.js';
 import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -31,20 +36,21 @@ export interface MailboxesDeps {
   lookup?: HostLookup;
 }
 
-/** The providers connected through OAuth; their secret is a refresh token. */
-export type OAuthMailboxProvider = 'gmail' | 'outlook';
+/** The providers connected through OAuth (contract/providers.ts); their secret is a refresh token. */
+export type { OAuthMailboxProvider };
 
 /** Stores a new sealed secret on a mailbox (a refresh token Microsoft rotated during a scan). */
 export async function saveMailboxSecret(db: Db, mailboxId: string, sealed: string): Promise<void> {
   await createMailboxesRepository(db).saveSecret(mailboxId, sealed);
 }
 
-/** Where the user re-enters credentials for a mailbox whose password or grant stopped working. */
+/**
+ * Where the user re-enters credentials for a mailbox whose password or grant stopped working (the
+ * 401 redirectUrl and the unsubscribe answers' authUrl): the provider table's, the same the Email
+ * Accounts screen's Reconnect opens.
+ */
 export function reauthUrl(mailbox: { provider: MailboxProvider; email: string }): string {
-  // OAuth mailboxes go through the provider's consent again, as an added account of the signed-in user.
-  if (mailbox.provider === 'gmail') return `${API.google}?intent=add`;
-  if (mailbox.provider === 'outlook') return `${API.outlook}?intent=add`;
-  return `${SCREENS.addMailbox}?provider=${encodeURIComponent(mailbox.provider)}&email=${encodeURIComponent(mailbox.email)}`;
+  return providerReauthUrl(mailbox);
 }
 
 export function createMailboxesService({
@@ -79,7 +85,8 @@ export function createMailboxesService({
     ): Promise<{ redirectUrl: string }> {
       // The form's rules (the provider's address domain, the app password, the IMAP server) were checked
       // by the route, with the contract's addMailboxBodySchema(provider).
-      const custom = provider === 'imap' || provider === 'protonmail';
+      // Providers whose form asks where the IMAP server is may carry the server the user typed.
+      const custom = imapServerRule(provider) !== null;
       if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
       const email = normalizeEmail(body.email);
       const existing = await repo.findByEmail(userId, email);

@@ -1,5 +1,8 @@
-// Hosts of the app-password providers (issue 3). `secure: true` is TLS from the first byte; `false` means
-// the client upgrades with STARTTLS when the server offers it.
+import type { AppPasswordProvider } from '../../../contract/providers.js';
+
+// Hosts of the providers reached over IMAP at known servers (their rows are in contract/providers.ts;
+// descriptor.ts opens their mailboxes). `secure: true` is TLS from the first byte; `false` means the
+// client upgrades with STARTTLS when the server offers it.
 
 export interface HostConfig {
   host: string;
@@ -13,7 +16,13 @@ export interface ProviderHosts {
   smtp: HostConfig | null;
 }
 
-export const PRESET_PROVIDERS = ['yahoo', 'icloud', 'aol', 'protonmail'] as const;
+/** A new IMAP provider with known hosts: its id here and its hosts in PRESETS. */
+export const PRESET_PROVIDERS = [
+  'yahoo',
+  'icloud',
+  'aol',
+  'protonmail',
+] as const satisfies readonly AppPasswordProvider[];
 export type PresetProvider = (typeof PRESET_PROVIDERS)[number];
 export type ImapProvider = PresetProvider | 'imap';
 
@@ -30,7 +39,8 @@ export const PRESETS: Readonly<Record<PresetProvider, { imap: HostConfig; smtp: 
     imap: { host: 'imap.aol.com', port: 993, secure: true },
     smtp: { host: 'smtp.aol.com', port: 465, secure: true },
   },
-  // Proton Mail Bridge runs beside the user's mail client and speaks STARTTLS on loopback.
+  // Proton Mail Bridge runs beside the user's mail client and speaks STARTTLS on loopback (the add-mailbox
+  // form starts at the same IMAP address: contract/providers.ts).
   protonmail: {
     imap: { host: '127.0.0.1', port: 1143, secure: false },
     smtp: { host: '127.0.0.1', port: 1025, secure: false },

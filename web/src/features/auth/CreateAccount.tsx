@@ -1,13 +1,9 @@
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { appPasswordProviderFor } from '../../../../contract/providers.js';
 import { SCREENS } from '../../../../contract/routes.js';
-import {
-  appPasswordProviderFor,
-  MESSAGES,
-  SCREEN_ERRORS,
-  validateSignup,
-} from '../../../../contract/validation.js';
+import { MESSAGES, SCREEN_ERRORS, validateSignup } from '../../../../contract/validation.js';
 import { signUp } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';

@@ -1,0 +1,58 @@
+import { isIP } from 'node:net';
+import type { MailboxCredentials, MailDescriptor, ProviderFactoryOptions } from '../descriptor.js';
+import { createImapProvider } from './adapter.js';
+import {
+  type HostConfig,
+  isImapProvider,
+  PRESET_PROVIDERS,
+  PRESETS,
+  type PresetProvider,
+  parseProviderOverrides,
+  resolveHosts,
+} from './presets.js';
+
+/** The IMAP server a user typed for the mailbox (providers whose form asks for it), if any. */
+export function customHost(mailbox: MailboxCredentials): HostConfig | undefined {
+  if (!mailbox.imap_host || mailbox.imap_port === null) return undefined;
+  return { host: mailbox.imap_host, port: mailbox.imap_port, secure: mailbox.imap_secure === 1 };
+}
+
+/**
+ * What a mailbox's connections may reach. A host the user typed is judged at every connect (unless
+ * IMAP_ALLOWED_HOSTS lists it); preset names are judged too. Trusted as configured: the operator's
+ * MAIL_PROVIDER_OVERRIDES and the presets' address literals (Proton Mail Bridge on loopback).
+ */
+function allowedHosts(
+  provider: string,
+  { overridesJson, imapAllowedHosts = new Set() }: ProviderFactoryOptions,
+): ReadonlySet<string> {
+  if (!Object.hasOwn(PRESETS, provider)) return imapAllowedHosts;
+  const preset = PRESETS[provider as PresetProvider];
+  const override = parseProviderOverrides(overridesJson ?? undefined)[provider as PresetProvider];
+  const trusted = [override?.imap?.host, override?.smtp?.host];
+  for (const host of [preset.imap.host, preset.smtp.host]) if (isIP(host)) trusted.push(host);
+  const listed = trusted.filter((h): h is string => h !== undefined).map((h) => h.toLowerCase());
+  return new Set([...imapAllowedHosts, ...listed]);
+}
+
+/**
+ * Mailboxes reached over IMAP (and SMTP to send) with an app-specific password: the presets' providers
+ * (hosts in presets.ts, which MAIL_PROVIDER_OVERRIDES may change) and `imap`, any server the user names.
+ */
+export const imapDescriptor: MailDescriptor = {
+  kind: 'imap',
+  providers: [...PRESET_PROVIDERS, 'imap'],
+  open(mailbox, openSecret, options) {
+    if (!isImapProvider(mailbox.provider)) throw new Error(`No adapter for provider ${mailbox.provider}`);
+    const hosts = resolveHosts(mailbox.provider, customHost(mailbox), options.overridesJson ?? undefined);
+    return createImapProvider({
+      ...hosts.imap,
+      smtp: hosts.smtp,
+      user: mailbox.email,
+      password: openSecret(),
+      batchSize: options.batchSize,
+      allowedHosts: allowedHosts(mailbox.provider, options),
+      lookup: options.lookup,
+    });
+  },
+};
