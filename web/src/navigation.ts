@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { API, API_PREFIXES } from '../../contract/routes.js';
+import { API_PREFIXES } from '../../contract/routes.js';
 
 /** Whether a same-origin path belongs to the server (API, OAuth) rather than to the SPA. */
 function isServerPath(path: string): boolean {
@@ -25,13 +25,4 @@ export function useGoTo(): (url: string, options?: { replace?: boolean }) => voi
     },
     [navigate],
   );
-}
-
-export type OAuthProvider = 'google' | 'outlook';
-export type OAuthIntent = 'signin' | 'signup' | 'add';
-
-/** OAuth sign up, sign in and add are browser navigations to the API (docs/product.md §7). */
-export function startOAuth(provider: OAuthProvider, intent: OAuthIntent): void {
-  const path = provider === 'google' ? API.google : API.outlook;
-  window.location.assign(`${path}?intent=${intent}`);
 }

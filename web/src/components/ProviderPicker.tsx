@@ -4,33 +4,19 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import type { PublicConfig } from '../../../contract/api.js';
-import { SCREENS } from '../../../contract/routes.js';
+import {
+  type PickerMode,
+  PROVIDERS,
+  type ProviderDescriptor,
+  pickerTarget,
+} from '../../../contract/providers.js';
 import { usePublicConfig } from '../api/publicConfig';
-import { type OAuthIntent, type OAuthProvider, startOAuth } from '../navigation';
 import { ContactLink } from './contact';
 
-export type PickerMode = OAuthIntent;
+export type { PickerMode };
 
-interface Provider {
-  name: string;
-  /** Gmail and Outlook sign in with OAuth; every other provider uses a password account. */
-  oauth?: OAuthProvider;
-  /** ?provider= of the add-mailbox screen. */
-  mailbox?: string;
-}
-
-// docs/product.md §2 names the routes of Yahoo and iCloud only. The other password providers follow them
-// for Sign In (/signin/password) and Sign Up (/create-account); to add a mailbox, ProtonMail,
-// AOL and Mail (any IMAP server) go to /add-mailbox?provider=protonmail|aol|imap.
-const PROVIDERS: readonly Provider[] = [
-  { name: 'Gmail', oauth: 'google' },
-  { name: 'Outlook', oauth: 'outlook' },
-  { name: 'ProtonMail', mailbox: 'protonmail' },
-  { name: 'Yahoo', mailbox: 'yahoo' },
-  { name: 'AOL', mailbox: 'aol' },
-  { name: 'iCloud', mailbox: 'icloud' },
-  { name: 'Mail', mailbox: 'imap' },
-];
+// The providers, their names and where each use of the picker sends them are the rows of
+// contract/providers.ts, in its order.
 
 const TITLES: Record<PickerMode, string> = {
   signin: 'Sign In',
@@ -40,17 +26,11 @@ const TITLES: Record<PickerMode, string> = {
 
 const SUGGESTION = { subject: 'New provider suggestion', message: 'Please add support for: ' };
 
-function passwordRoute(provider: Provider, mode: PickerMode): string {
-  if (mode === 'signin') return SCREENS.signinPassword;
-  if (mode === 'signup') return SCREENS.createAccount;
-  return `${SCREENS.addMailbox}?provider=${provider.mailbox}`;
-}
-
 /** Why an OAuth provider cannot be used on this server, or null when it can (or is unknown). */
-function unavailableReason(provider: Provider, config: PublicConfig | null): string | null {
-  if (!provider.oauth || !config) return null;
+function unavailableReason(provider: ProviderDescriptor, config: PublicConfig | null): string | null {
+  if (!('oauth' in provider) || !config) return null;
   const state = config.providers[provider.oauth];
-  return state.available ? null : (state.reason ?? `${provider.name} is not available right now.`);
+  return state.available ? null : (state.reason ?? `${provider.label} is not available right now.`);
 }
 
 interface ProviderPickerProps {
@@ -65,7 +45,7 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
   const selectId = useId();
   const publicConfig = usePublicConfig();
   const [choice, setChoice] = useState('');
-  const provider = PROVIDERS.find((p) => p.name === choice);
+  const provider = PROVIDERS.find((p) => p.label === choice);
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const configLoading = publicConfig.status === 'loading';
   const reason =
@@ -73,8 +53,10 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
 
   function connect() {
     if (!provider) return;
-    if (provider.oauth) startOAuth(provider.oauth, mode);
-    else navigate(passwordRoute(provider, mode));
+    const target = pickerTarget(provider, mode);
+    // OAuth starts on the server (a full page load); the password providers' screens are the SPA's.
+    if (target.kind === 'server') window.location.assign(target.href);
+    else navigate(target.path);
   }
 
   return (
@@ -85,15 +67,15 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
         <Form.Select id={selectId} value={choice} onChange={(e) => setChoice(e.target.value)}>
           <option value="">Choose your email provider</option>
           {PROVIDERS.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}
+            <option key={p.id} value={p.label}>
+              {p.label}
             </option>
           ))}
         </Form.Select>
       </Form.Group>
       {provider && reason && (
         <Alert variant="warning" role="status">
-          <strong>{provider.name} is unavailable.</strong> {reason}
+          <strong>{provider.label} is unavailable.</strong> {reason}
         </Alert>
       )}
       {provider && !reason && (
@@ -101,9 +83,9 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
           className="w-100"
           variant="primary"
           onClick={connect}
-          disabled={Boolean(provider.oauth) && configLoading}
+          disabled={provider.auth === 'oauth' && configLoading}
         >
-          Sign in with {provider.name}
+          Sign in with {provider.label}
         </Button>
       )}
       <p className="text-center mt-4 mb-0 small">

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
+import type { AddMailboxBody } from '../../../../contract/api.js';
 import {
-  type AddMailboxBody,
-  APP_PASSWORD_PROVIDERS,
   type AppPasswordProvider,
-} from '../../../../contract/api.js';
+  addMailboxTitle,
+  isAppPasswordProvider,
+  providerById,
+} from '../../../../contract/providers.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import {
   IMAP_MESSAGES,
@@ -22,44 +24,14 @@ import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { useGoTo } from '../../navigation';
 import { RequireSession } from '../auth/session';
 
-const TITLES: Partial<Record<AppPasswordProvider, string>> = {
-  yahoo: 'Add Yahoo Account',
-  icloud: 'Add Icloud Account',
-};
-const DEFAULT_TITLE = 'Add Email Account';
-
-/** Where each provider explains how to create an app-specific password. */
-const HELP_LINKS: Partial<Record<AppPasswordProvider, { href: string; label: string }>> = {
-  yahoo: {
-    href: 'https://help.yahoo.com/kb/SLN15241.html',
-    label: 'How do I create a Yahoo app password?',
-  },
-  icloud: {
-    href: 'https://support.apple.com/en-us/102654',
-    label: 'How do I create an iCloud app-specific password?',
-  },
-};
-
-interface ImapServer {
-  host: string;
-  port: number;
-  secure: boolean;
-}
-
-/** Providers whose form asks where the IMAP server is, and what it starts with. */
-const SERVER_DEFAULTS: Partial<Record<AppPasswordProvider, ImapServer>> = {
-  imap: { host: '', port: 993, secure: true },
-  // Proton Mail Bridge on this computer, speaking STARTTLS.
-  protonmail: { host: '127.0.0.1', port: 1143, secure: false },
-};
+// The heading, the help link, the address rule and the server fields of each provider are its row in
+// contract/providers.ts.
 
 const TLS_PORT = 993;
 
 function providerOf(value: string | null): AppPasswordProvider | null {
   const provider = value?.trim().toLowerCase() ?? '';
-  return (APP_PASSWORD_PROVIDERS as readonly string[]).includes(provider)
-    ? (provider as AppPasswordProvider)
-    : null;
+  return isAppPasswordProvider(provider) ? provider : null;
 }
 
 /** /add-mailbox?provider=… (docs/product.md §2 Add mailbox screen): connect a mailbox with an app password. */
@@ -106,7 +78,9 @@ function AddMailboxForm({
   provider: AppPasswordProvider | null;
   initialEmail: string;
 }) {
-  const defaults = provider ? SERVER_DEFAULTS[provider] : undefined;
+  const row = provider ? providerById(provider) : undefined;
+  const server = row?.addMailbox?.server;
+  const defaults = server?.defaults;
   const [schema] = useState(() => addMailboxSchema(provider, Boolean(defaults)));
   const form = useSchemaForm(schema, {
     // The same form again for a mailbox whose password stopped working (docs/product.md §8, 401 redirectUrl).
@@ -119,20 +93,21 @@ function AddMailboxForm({
   const [secureTouched, setSecureTouched] = useState(false);
   const goTo = useGoTo();
 
-  const help = provider ? HELP_LINKS[provider] : undefined;
-  const title = (provider && TITLES[provider]) ?? DEFAULT_TITLE;
+  const help = row?.addMailbox?.help;
+  const title = addMailboxTitle(provider);
 
   function body({ email, appPassword, host, port, secure }: z.output<typeof schema>): AddMailboxBody {
     const answer: AddMailboxBody = { email: email.trim(), appPassword };
     if (!defaults) return answer;
-    const server = { host: host.trim(), port: Number(port.trim()), secure };
-    // Unchanged Proton Mail Bridge settings are the server's preset (which an operator may override).
+    const typed = { host: host.trim(), port: Number(port.trim()), secure };
+    // Where the server fields are optional (Proton Mail Bridge), unchanged ones mean the server's preset
+    // (which an operator may override).
     const preset =
-      provider === 'protonmail' &&
-      server.host === defaults.host &&
-      server.port === defaults.port &&
-      server.secure === defaults.secure;
-    return preset ? answer : { ...answer, ...server };
+      server?.asks === 'optional' &&
+      typed.host === defaults.host &&
+      typed.port === defaults.port &&
+      typed.secure === defaults.secure;
+    return preset ? answer : { ...answer, ...typed };
   }
 
   const { busy, error, onSubmit } = useSubmit({
@@ -177,11 +152,7 @@ function AddMailboxForm({
         {defaults && (
           <fieldset className="mb-3">
             <legend className="fs-6 fw-semibold">Server settings</legend>
-            {provider === 'protonmail' && (
-              <p className="small text-muted">
-                Proton Mail connects through Proton Mail Bridge; use the host, port and password it shows.
-              </p>
-            )}
+            {server?.note && <p className="small text-muted">{server.note}</p>}
             <div className="row g-2">
               <Form.Group className="col-12 col-sm-8" controlId="mailbox-host">
                 <Form.Label>IMAP Server</Form.Label>

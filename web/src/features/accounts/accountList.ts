@@ -1,20 +1,10 @@
 // The Email Accounts screen's logic (docs/product.md §2), pure for the tests.
-import type { EmailAccount, MailboxProvider } from '../../../../contract/api.js';
-import { APP_PASSWORD_PROVIDERS } from '../../../../contract/api.js';
-import { API, SCREENS } from '../../../../contract/routes.js';
+import type { EmailAccount } from '../../../../contract/api.js';
+import { providerById, reauthUrl } from '../../../../contract/providers.js';
 
-const PROVIDER_NAMES: Record<MailboxProvider, string> = {
-  gmail: 'Gmail',
-  outlook: 'Outlook',
-  yahoo: 'Yahoo',
-  icloud: 'iCloud',
-  aol: 'AOL',
-  protonmail: 'Proton Mail',
-  imap: 'IMAP',
-};
-
+/** The name shown beside an address: the provider table's, or the stored name for one it lacks. */
 export function providerName(provider: string): string {
-  return PROVIDER_NAMES[provider as MailboxProvider] ?? provider;
+  return providerById(provider)?.accountLabel ?? provider;
 }
 
 /** Accounts whose email contains the query, ignoring case; an empty query keeps everything. */
@@ -43,14 +33,12 @@ export function statusBadge(status: EmailAccount['status']): StatusBadge | null 
   }
 }
 
-/** Where a mailbox that needs re-authentication is connected again. */
+/**
+ * Where a mailbox that needs re-authentication is connected again: the provider table's re-auth URL,
+ * the same the server answers in a 401's redirectUrl.
+ */
 export function reconnectUrl(account: Pick<EmailAccount, 'email' | 'provider'>): string {
-  if (account.provider === 'gmail') return `${API.google}?intent=add`;
-  if (account.provider === 'outlook') return `${API.outlook}?intent=add`;
-  const provider = (APP_PASSWORD_PROVIDERS as readonly string[]).includes(account.provider)
-    ? account.provider
-    : 'imap';
-  return `${SCREENS.addMailbox}?provider=${encodeURIComponent(provider)}&email=${encodeURIComponent(account.email)}`;
+  return reauthUrl(account);
 }
 
 /** The confirmation text of the Confirm Email Account Deletion dialog. */
