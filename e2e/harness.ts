@@ -34,7 +34,8 @@ export async function startProduct(
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], {
-    cwd: root,
+    // The product reads a .env of its working folder; a developer's own .env must not reach the tests.
+    cwd: dataDir,
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
