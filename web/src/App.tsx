@@ -1,7 +1,7 @@
 // The screens and their routes (docs/product.md §2). /pricing and /blog arrive with later issues; until then
 // they fall through to the not-found screen.
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { SCREENS } from '../../contract/routes.js';
 import { createQueryClient } from './api/queryClient';
@@ -10,26 +10,63 @@ import GenieLayout from './components/GenieLayout';
 import { Loading } from './components/Loading';
 import { SiteLayout } from './components/SiteLayout';
 
-// Each screen is its own chunk, loaded when first visited; the layouts show Loading meanwhile.
-const AddMailbox = lazy(() => import('./features/accounts/AddMailbox'));
-const ConnectMailbox = lazy(() => import('./features/accounts/ConnectMailbox'));
-const Accounts = lazy(() => import('./features/accounts/Accounts'));
-const AddAccount = lazy(() => import('./features/accounts/AddAccount'));
-const CreateAccount = lazy(() => import('./features/auth/CreateAccount'));
-const ForgotPassword = lazy(() => import('./features/auth/ForgotPassword'));
-const ProviderPage = lazy(() => import('./features/auth/ProviderPage'));
-const ResetConfirm = lazy(() => import('./features/auth/ResetConfirm'));
-const ResetSent = lazy(() => import('./features/auth/ResetSent'));
-const SigninPassword = lazy(() => import('./features/auth/SigninPassword'));
-const Billing = lazy(() => import('./features/billing/Billing'));
-const About = lazy(() => import('./features/marketing/About'));
-const HowItWorks = lazy(() => import('./features/marketing/HowItWorks'));
-const Landing = lazy(() => import('./features/marketing/Landing'));
-const NotFound = lazy(() => import('./features/marketing/NotFound'));
-const Privacy = lazy(() => import('./features/marketing/Privacy'));
-const Terms = lazy(() => import('./features/marketing/Terms'));
-const Settings = lazy(() => import('./features/settings/Settings'));
-const CategoryPage = lazy(() => import('./features/subscriptions/CategoryPage'));
+// Each screen is its own chunk; the layouts show Loading while one loads.
+/** A screen in its own chunk, loaded when first visited or preloaded (see Preload). */
+function page<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return Object.assign(lazy(load), { preload: load });
+}
+
+const AddMailbox = page(() => import('./features/accounts/AddMailbox'));
+const ConnectMailbox = page(() => import('./features/accounts/ConnectMailbox'));
+const Accounts = page(() => import('./features/accounts/Accounts'));
+const AddAccount = page(() => import('./features/accounts/AddAccount'));
+const CreateAccount = page(() => import('./features/auth/CreateAccount'));
+const ForgotPassword = page(() => import('./features/auth/ForgotPassword'));
+const ProviderPage = page(() => import('./features/auth/ProviderPage'));
+const ResetConfirm = page(() => import('./features/auth/ResetConfirm'));
+const ResetSent = page(() => import('./features/auth/ResetSent'));
+const SigninPassword = page(() => import('./features/auth/SigninPassword'));
+const Billing = page(() => import('./features/billing/Billing'));
+const About = page(() => import('./features/marketing/About'));
+const HowItWorks = page(() => import('./features/marketing/HowItWorks'));
+const Landing = page(() => import('./features/marketing/Landing'));
+const NotFound = page(() => import('./features/marketing/NotFound'));
+const Privacy = page(() => import('./features/marketing/Privacy'));
+const Terms = page(() => import('./features/marketing/Terms'));
+const Settings = page(() => import('./features/settings/Settings'));
+const CategoryPage = page(() => import('./features/subscriptions/CategoryPage'));
+
+/**
+ * Once a layout has shown, the other screens of its area load in the background: a click then never
+ * waits for a chunk, nor lands keystrokes in the screen being left while the next one loads.
+ */
+function Preload({ pages }: { pages: ReadonlyArray<{ preload: () => Promise<unknown> }> }) {
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      for (const p of pages) void p.preload().catch(() => {});
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [pages]);
+  return null;
+}
+
+const SITE_PAGES = [
+  AddMailbox,
+  ConnectMailbox,
+  CreateAccount,
+  ForgotPassword,
+  ProviderPage,
+  ResetConfirm,
+  ResetSent,
+  SigninPassword,
+  About,
+  HowItWorks,
+  Landing,
+  NotFound,
+  Privacy,
+  Terms,
+];
+const GENIE_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage];
 
 function LandingPage() {
   const openContact = useContact();
@@ -38,7 +75,12 @@ function LandingPage() {
 
 const router = createBrowserRouter([
   {
-    element: <SiteLayout />,
+    element: (
+      <>
+        <SiteLayout />
+        <Preload pages={SITE_PAGES} />
+      </>
+    ),
     children: [
       { index: true, element: <LandingPage /> },
       { path: SCREENS.howItWorks, element: <HowItWorks /> },
@@ -59,7 +101,12 @@ const router = createBrowserRouter([
   },
   {
     path: SCREENS.genie,
-    element: <GenieLayout />,
+    element: (
+      <>
+        <GenieLayout />
+        <Preload pages={GENIE_PAGES} />
+      </>
+    ),
     children: [
       { index: true, element: <Navigate to={SCREENS.subscriptions} replace /> },
       { path: SCREENS.accounts, element: <Accounts /> },
