@@ -10,12 +10,12 @@ import { API_PREFIXES } from '../contract/routes.js';
 import type { Config } from './config.js';
 import { checkpointAfterDelete, type Db } from './db/index.js';
 import { createMailer, type Mailer } from './email/mailer.js';
-import { createAccountsRepository } from './features/accounts/repository.js';
 import { createAccountsService, sessionIdOf } from './features/accounts/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
 import { createPreviewService } from './features/preview/service.js';
+import { createRepositories } from './features/repositories.js';
 import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
@@ -71,8 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const mailer =
     givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const repos = createRepositories(db);
   const accounts = createAccountsService({
-    repo: createAccountsRepository(db),
+    repo: repos.accounts,
     mailer,
     publicUrl: config.publicUrl,
     afterDelete: async (user) => {
@@ -84,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     },
   });
-  const settings = createSettingsService(db);
+  const settings = createSettingsService(repos);
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });
   const secrets = new SecretBox(config.secretKey);
   const providers =
@@ -97,13 +98,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       googleBaseUrl: config.googleBaseUrl,
       microsoft: config.microsoft,
       microsoftBaseUrl: config.microsoftBaseUrl,
-      saveSecret: (mailboxId, sealed) => saveMailboxSecret(db, mailboxId, sealed),
+      saveSecret: (mailboxId, sealed) => saveMailboxSecret(repos, mailboxId, sealed),
       imapAllowedHosts: parseHostList(config.imapAllowedHosts),
       lookup: deps.lookup,
     });
-  const subscriptions = createSubscriptionsService(db);
+  const subscriptions = createSubscriptionsService(repos);
   const unsubscribe = createUnsubscribeService({
-    db,
+    repos,
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
@@ -131,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
   );
   const scans = createScansService({
-    db,
+    repos,
     providers,
     live,
     subscriptions,
@@ -160,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requestScan = (mailboxId: string) =>
     jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
   const mailboxes = createMailboxesService({
-    db,
+    repos,
     secrets,
     providers,
     requestScan,
@@ -198,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailboxes,
     subscriptions,
     unsubscribe,
-    preview: createPreviewService({ db, providers }),
+    preview: createPreviewService({ repos, providers }),
     rateLimit: authLimit,
   });
   await app.register(oauthRoutes, {

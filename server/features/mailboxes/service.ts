@@ -11,20 +11,20 @@ import {
   reauthUrl as providerReauthUrl,
 } from '../../../contract/providers.js';
 import { SCREENS } from '../../../contract/routes.js';
-import type { Db } from '../../db/index.js';
 import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { badRequest, HttpError, notFound } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, MailConnectionError } from '../../mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
-import { createMailboxesRepository, type ImapMailboxFields } from './repository.js';
+import type { Repositories } from '../repositories.js';
+import type { ImapMailboxFields } from './repository.js';
 
 // Connecting, listing and removing a user's mailboxes. Secrets are sealed before they are stored
 // and never leave this feature and mail/index.ts.
 
 export interface MailboxesDeps {
-  db: Db;
+  repos: Pick<Repositories, 'mailboxes'>;
   secrets: SecretBox;
   providers: ProviderFactory;
   /** Starts the first scan (or a rescan) of a mailbox after it is saved. */
@@ -40,8 +40,12 @@ export interface MailboxesDeps {
 export type { OAuthMailboxProvider };
 
 /** Stores a new sealed secret on a mailbox (a refresh token Microsoft rotated during a scan). */
-export async function saveMailboxSecret(db: Db, mailboxId: string, sealed: string): Promise<void> {
-  await createMailboxesRepository(db).saveSecret(mailboxId, sealed);
+export async function saveMailboxSecret(
+  repos: Pick<Repositories, 'mailboxes'>,
+  mailboxId: string,
+  sealed: string,
+): Promise<void> {
+  await repos.mailboxes.saveSecret(mailboxId, sealed);
 }
 
 /**
@@ -54,7 +58,7 @@ export function reauthUrl(mailbox: { provider: MailboxProvider; email: string })
 }
 
 export function createMailboxesService({
-  db,
+  repos,
   secrets,
   providers,
   requestScan,
@@ -62,7 +66,7 @@ export function createMailboxesService({
   allowedHosts = new Set(),
   lookup,
 }: MailboxesDeps) {
-  const repo = createMailboxesRepository(db);
+  const repo = repos.mailboxes;
 
   /** A server the user typed must be on the public internet, unless the operator allowed it. */
   async function checkHost(host: string, port: number): Promise<void> {

@@ -1,14 +1,12 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { MailboxProvider, SubscriptionMessage } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
 import { HttpError } from '../../lib/errors.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError } from '../../mail/provider.js';
-import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
+import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
-import { createSubscriptionsRepository } from '../subscriptions/repository.js';
+import type { Repositories } from '../repositories.js';
 import { presentMessage } from '../subscriptions/service.js';
-import { createPreviewRepository } from './repository.js';
 import { previewDocument } from './sanitize.js';
 
 // The preview of one message of a subscription (issue 4): fetched from the mailbox when asked, parsed,
@@ -17,7 +15,7 @@ import { previewDocument } from './sanitize.js';
 export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for the message';
 
 export interface PreviewDeps {
-  db: Db;
+  repos: Pick<Repositories, 'preview' | 'mailboxes' | 'subscriptions'>;
   providers: ProviderFactory;
 }
 
@@ -27,10 +25,8 @@ export interface PreviewRequest {
   loadImages?: boolean;
 }
 
-export function createPreviewService({ db, providers }: PreviewDeps) {
-  const repo = createPreviewRepository(db);
-  const mailboxes = createMailboxesRepository(db);
-  const subscriptions = createSubscriptionsRepository(db);
+export function createPreviewService({ repos, providers }: PreviewDeps) {
+  const { preview: repo, mailboxes, subscriptions } = repos;
 
   async function needsReauth(mailbox: {
     mailbox_id: string;

@@ -1,18 +1,17 @@
-import type { Db } from '../../db/index.js';
 import type { Live } from '../../live/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type SyncState } from '../../mail/provider.js';
-import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
+import { mailboxCredentials } from '../mailboxes/repository.js';
+import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
-import { createScansRepository } from './repository.js';
 
 // Scanning a mailbox (docs/ARCHITECTURE.md, Flow 2): the adapter pages through headers newest first; each batch
 // is tallied by sender and committed with its checkpoint; after each commit the new subscriptions
 // are pushed live. The first run is a full scan (resumable); later runs fetch only new mail.
 
 export interface ScansDeps {
-  db: Db;
+  repos: Pick<Repositories, 'scans' | 'mailboxes'>;
   providers: ProviderFactory;
   live: Pick<Live, 'emitToUser'>;
   subscriptions: SubscriptionsService;
@@ -23,7 +22,7 @@ export interface ScansDeps {
 }
 
 export function createScansService({
-  db,
+  repos,
   providers,
   live,
   subscriptions,
@@ -31,8 +30,7 @@ export function createScansService({
   log,
   afterCheck,
 }: ScansDeps) {
-  const repo = createScansRepository(db);
-  const mailboxes = createMailboxesRepository(db);
+  const { scans: repo, mailboxes } = repos;
 
   return {
     /** Runs a full scan, a resumed scan or the check for new mail, whichever the mailbox needs. */

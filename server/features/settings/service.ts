@@ -1,12 +1,11 @@
 import type { Settings, SettingsUpdate } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
-import { createSettingsRepository } from './repository.js';
+import type { Repositories } from '../repositories.js';
 
 // The two alert settings of docs/product.md §3 (both default true) and the auto-block of senders still
 // sending after an unsubscribe (issue 4, default false), stored on the user row.
 
-export function createSettingsService(db: Db) {
-  const repo = createSettingsRepository(db);
+export function createSettingsService(repos: Pick<Repositories, 'settings'>) {
+  const repo = repos.settings;
 
   return {
     async get(userId: string): Promise<Settings> {

@@ -1,8 +1,8 @@
 import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 import { capName } from '../../mail/headers/detect.js';
-import { createSubscriptionsRepository, type SubscriptionRow } from './repository.js';
+import type { Repositories } from '../repositories.js';
+import type { SubscriptionRow } from './repository.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -19,8 +19,8 @@ export const presentMessage = (r: {
   date: iso(r.date),
 });
 
-export function createSubscriptionsService(db: Db) {
-  const repo = createSubscriptionsRepository(db);
+export function createSubscriptionsService(repos: Pick<Repositories, 'subscriptions'>) {
+  const repo = repos.subscriptions;
 
   const present = (r: SubscriptionRow): Subscription => ({
     id: r.id,

@@ -1,17 +1,15 @@
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
 import { HttpError, notFound } from '../../lib/errors.js';
 import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
 import { type MailtoRequest, parseMailto } from '../../mail/headers/mailto.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
-import { createMailboxesRepository, mailboxCredentials } from '../mailboxes/repository.js';
+import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
-import { createSettingsRepository } from '../settings/repository.js';
+import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { createFlights } from './flights.js';
 import { oneClickUnsubscribe } from './one-click.js';
-import { createUnsubscribeRepository } from './repository.js';
 
 // The unsubscribe engine (docs/decisions.md, the unsubscribe engine): RFC 8058 one-click → a mailto request sent from the user's own
 // mailbox → the sender's page, opened by the user → a block (provider rule or our own, and the
@@ -23,7 +21,7 @@ import { createUnsubscribeRepository } from './repository.js';
 //   before the sender is contacted, so a crash between request and answer never sends twice.
 
 export interface UnsubscribeDeps {
-  db: Db;
+  repos: Pick<Repositories, 'unsubscribe' | 'mailboxes' | 'settings'>;
   providers: ProviderFactory;
   subscriptions: SubscriptionsService;
   allowedHosts: ReadonlySet<string>;
@@ -72,10 +70,8 @@ export interface BlockOptions {
 }
 
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
-  const { db, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
-  const repo = createUnsubscribeRepository(db);
-  const mailboxes = createMailboxesRepository(db);
-  const settingsRepo = createSettingsRepository(db);
+  const { repos, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
+  const { unsubscribe: repo, mailboxes, settings: settingsRepo } = repos;
   const { single, reconcileAbandoned } = createFlights({
     repo,
     now,
