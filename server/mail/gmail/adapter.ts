@@ -11,19 +11,15 @@ import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
 import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext } from './scan.js';
 import { readGmailState } from './state.js';
-import type { PaceOptions, RetryOptions } from './transport.js';
+import type { GmailClientOptions } from './transport.js';
 
-export interface GmailProviderOptions {
+/** The client's options (credentials, base URL, retries, pacing) and how the scan reads the mailbox. */
+export interface GmailProviderOptions
+  extends Pick<
+    GmailClientOptions,
+    'refreshToken' | 'clientId' | 'clientSecret' | 'baseUrl' | 'fetchImpl' | 'retry' | 'pace' | 'sleep'
+  > {
   email: string;
-  refreshToken: string;
-  clientId: string;
-  clientSecret: string;
-  /** GOOGLE_BASE_URL; unset for Google itself. */
-  baseUrl?: string | null;
-  fetchImpl?: typeof fetch;
-  retry?: RetryOptions;
-  pace?: PaceOptions | false;
-  sleep?: (ms: number) => Promise<void>;
   /** Discovery searches, run in order (default: `unsubscribe`, then Gmail's bulk categories). */
   discovery?: readonly string[];
   /** Newest messages per sender fetched with their header fields (default 5); the rest are only counted. */

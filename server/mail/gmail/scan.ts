@@ -1,5 +1,5 @@
 import { parseFrom } from '../headers/detect.js';
-import { type HeaderFields, headerFieldsFromPairs } from '../headers/headers.js';
+import { emptyHeaderFields, headerFieldsFromPairs } from '../headers/headers.js';
 import { type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { GmailApiError, type GmailMessage } from './api.js';
 import type { GmailClient } from './client.js';
@@ -274,17 +274,7 @@ export function toMessageHeaders(message: GmailMessage): MessageHeaders {
  * fetched (5 units each). `from` repeats the sender's newest From so grouping and naming stay exact.
  */
 export function countedOnly(id: string, from: string): MessageHeaders {
-  const fields: HeaderFields = {
-    from,
-    listUnsubscribe: [],
-    listUnsubscribePost: [],
-    listId: null,
-    precedence: null,
-    subject: null,
-    date: null,
-    messageId: null,
-  };
-  return { id, folder: GMAIL_FOLDER, date: null, fields };
+  return { id, folder: GMAIL_FOLDER, date: null, fields: emptyHeaderFields(from) };
 }
 
 function messageDate(header: string | null, internalDate: string | undefined): number | null {

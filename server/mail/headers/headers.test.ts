@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { headerFieldsFromPairs, parseHeaderBlock, unfold } from './headers.js';
+import { emptyHeaderFields, headerFieldsFromPairs, parseHeaderBlock, unfold } from './headers.js';
 
 const crlf = (...lines: string[]) => lines.join('\r\n');
 
 describe('parseHeaderBlock', () => {
   it('returns an empty shape for empty input', () => {
-    const empty = {
+    const empty = emptyHeaderFields();
+    expect(empty).toEqual({
       from: null,
       listUnsubscribe: [],
       listUnsubscribePost: [],
@@ -14,7 +15,7 @@ describe('parseHeaderBlock', () => {
       subject: null,
       date: null,
       messageId: null,
-    };
+    });
     expect(parseHeaderBlock('')).toEqual(empty);
     expect(parseHeaderBlock(Buffer.alloc(0))).toEqual(empty);
     expect(parseHeaderBlock('\r\n\r\nFrom: body@example.com\r\n')).toEqual(empty);

@@ -22,6 +22,20 @@ export interface HeaderFields {
   messageId: string | null;
 }
 
+/** A message with none of the fields (a message that is only counted, never read). */
+export function emptyHeaderFields(from: string | null = null): HeaderFields {
+  return {
+    from,
+    listUnsubscribe: [],
+    listUnsubscribePost: [],
+    listId: null,
+    precedence: null,
+    subject: null,
+    date: null,
+    messageId: null,
+  };
+}
+
 export interface HeaderPair {
   name: string;
   value: string;
