@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { delta } from './delta.js';
+import { collection, HttpError, parseSelect, project, send } from './http.js';
+import { authenticate } from './identity.js';
+import {
+  byReceived,
+  FOLDER_PROPS,
+  folderJson,
+  folderOf,
+  MESSAGE_DEFAULT,
+  MESSAGE_PROPS,
+  messageJson,
+  messagesOf,
+  mimeOf,
+} from './model.js';
+import type { FakeState, FakeUser, StoredFolder } from './state.js';
+
+// GET on Graph: /me, mail folders and their children, a folder's messages ($select, $orderby, $filter on
+// the sender), message rules, one message, and its MIME content ($value).
+
+export function graph(s: FakeState, req: IncomingMessage, res: ServerResponse, url: URL): number {
+  if (req.method !== 'GET') throw new HttpError(405, 'BadRequest', 'The fake answers GET only.');
+  const user = authenticate(s, req);
+  for (const key of url.searchParams.keys()) {
+    if (key === '$filter' && /\/mailFolders\/[^/]+\/messages$/.test(url.pathname)) continue;
+    if (key === '$filter' || key === '$search' || key === '$expand') {
+      throw new HttpError(400, 'BadRequest', `The fake does not implement ${key}.`);
+    }
+  }
+  const segments = url.pathname
+    .slice('/v1.0/'.length)
+    .split('/')
+    .map((s) => decodeURIComponent(s));
+  const [me, collectionName, id, sub, fn] = segments;
+  if (me !== 'me') throw new HttpError(404, 'BadRequest', 'Only /me is implemented.');
+
+  if (collectionName === undefined) {
+    const select = parseSelect(
+      url.searchParams.get('$select'),
+      ['id', 'displayName', 'mail', 'userPrincipalName'],
+      'user',
+    );
+    return send(
+      res,
+      200,
+      project(
+        { id: user.id, displayName: user.displayName, mail: user.email, userPrincipalName: user.email },
+        select,
+        ['id', 'displayName', 'mail', 'userPrincipalName'],
+        false,
+      ),
+    );
+  }
+
+  if (user.noMailbox && (collectionName === 'mailFolders' || collectionName === 'messages')) {
+    throw new HttpError(
+      404,
+      'MailboxNotEnabledForRESTAPI',
+      'The mailbox is either inactive, soft-deleted, or is hosted on-premise.',
+    );
+  }
+
+  if (collectionName === 'mailFolders') {
+    const includeHidden = url.searchParams.get('includeHiddenFolders') === 'true';
+    if (id === undefined) {
+      const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+      const top = [...user.folders.values()]
+        .filter((f) => f.parentId === user.rootId && (includeHidden || !f.hidden))
+        .map((f) => project(folderJson(user, f), select, FOLDER_PROPS, false));
+      return collection(s, res, url, top, 10);
+    }
+    const folder = folderOf(user, id);
+    if (sub === undefined) {
+      const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+      return send(res, 200, project(folderJson(user, folder), select, FOLDER_PROPS, false));
+    }
+    if (sub === 'childFolders' && fn === undefined) {
+      const select = parseSelect(url.searchParams.get('$select'), FOLDER_PROPS, 'mailFolder');
+      const children = [...user.folders.values()]
+        .filter((f) => f.parentId === folder.id && (includeHidden || !f.hidden))
+        .map((f) => project(folderJson(user, f), select, FOLDER_PROPS, false));
+      return collection(s, res, url, children, 10);
+    }
+    if (sub === 'messages' && fn === undefined) return listMessages(s, res, url, user, folder);
+    if (sub === 'messages' && fn === 'delta') return delta(s, req, res, url, user, folder);
+    if (sub === 'messageRules' && fn === undefined) {
+      const rules = folder.wellKnownName === 'inbox' ? user.rules.map((r) => ({ ...r })) : [];
+      return collection(s, res, url, rules, 1000);
+    }
+  }
+
+  // learn.microsoft.com/graph/api/message-get (example 5): `/$value` is the MIME content, text/plain.
+  if (collectionName === 'messages' && id !== undefined && sub === '$value') {
+    const m = user.messages.get(id);
+    if (!m) throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+    const text = m.raw ?? mimeOf(m);
+    res.writeHead(200, {
+      'Content-Type': 'text/plain',
+      'Content-Length': String(Buffer.byteLength(text)),
+      'request-id': randomBytes(8).toString('hex'),
+    });
+    res.end(text);
+    return 200;
+  }
+
+  if (collectionName === 'messages' && id !== undefined && sub === undefined) {
+    const m = user.messages.get(id);
+    if (!m) throw new HttpError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+    const select = parseSelect(url.searchParams.get('$select'), MESSAGE_PROPS, 'message');
+    return send(res, 200, project(messageJson(m), select, MESSAGE_DEFAULT, true));
+  }
+  throw new HttpError(400, 'BadRequest', `Resource not found for the segment '${segments.join('/')}'.`);
+}
+
+export function listMessages(
+  s: FakeState,
+  res: ServerResponse,
+  url: URL,
+  user: FakeUser,
+  folder: StoredFolder,
+): number {
+  const select = parseSelect(url.searchParams.get('$select'), MESSAGE_PROPS, 'message');
+  const orderby = url.searchParams.get('$orderby') ?? 'receivedDateTime desc';
+  const order = /^receivedDateTime( (asc|desc))?$/i.exec(orderby.trim());
+  if (!order) throw new HttpError(400, 'BadRequest', `The fake orders by receivedDateTime only: ${orderby}`);
+  const direction = (order[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc';
+  const fromFilter = parseFromFilter(url.searchParams.get('$filter'));
+  const items = messagesOf(user, folder.id)
+    .filter((m) => fromFilter === null || m.from?.address.toLowerCase() === fromFilter)
+    .sort(byReceived(direction))
+    .map((m) => project(messageJson(m), select, MESSAGE_DEFAULT, true));
+  return collection(s, res, url, items, 10);
+}
+
+/** `from/emailAddress/address eq 'x'`, the one $filter the fake implements; null when absent. */
+export function parseFromFilter(raw: string | null): string | null {
+  if (raw === null) return null;
+  const match = /^\s*from\/emailAddress\/address\s+eq\s+'((?:[^']|'')*)'\s*$/i.exec(raw);
+  if (!match) throw new HttpError(400, 'BadRequest', `The fake does not implement this $filter: ${raw}`);
+  return match[1]!.replace(/''/g, "'").toLowerCase();
+}
