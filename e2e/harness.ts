@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { freePort } from '../test/helpers/net.js';
+import { untilHealthy } from '../test/helpers/product-process.js';
 
 // The product as a user starts it (the built dist/, one process, embedded defaults), and Debian
 // Chromium driven by playwright-core. Screenshots land in e2e/screenshots/.
@@ -53,17 +54,7 @@ export async function startProduct(
   child.stderr?.on('data', (d) => logs.push(String(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The product exited at start:\n${logs.join('')}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`The product did not start within 30 s:\n${logs.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilHealthy(port, child, () => logs.join(''));
   return {
     url,
     pid: child.pid!,

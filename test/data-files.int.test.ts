@@ -9,6 +9,7 @@ import { openDatabase } from '../server/db/index.js';
 import { Client, createTestApp, DIALECTS, readOutbox, type TestApp, uniqueEmail } from './helpers/app.js';
 import { HttpSession } from './helpers/http.js';
 import { freePort } from './helpers/net.js';
+import { untilHealthy } from './helpers/product-process.js';
 
 // What the product leaves in DATA_DIR: the database files readable by their owner only, whatever the
 // folder's mode (with a warning when others can enter it), and nothing of a deleted account left in
@@ -49,16 +50,7 @@ describe('the database files in a world-readable DATA_DIR', () => {
       output += chunk.toString();
     });
     try {
-      for (let deadline = Date.now() + 30_000; ; ) {
-        const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (up) break;
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`server did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await untilHealthy(port, child, () => output);
       const http = new HttpSession(`http://127.0.0.1:${port}`);
       expect(
         (await http.call('/auth/signup', 'POST', { email: uniqueEmail(), password: 'long enough' })).ok,

@@ -14,14 +14,24 @@ export async function startProduct(port: number, env: Record<string, string>): P
     env: { PATH: process.env.PATH, PORT: String(port), LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  await untilHealthy(port, child);
+  return child;
+}
+
+/**
+ * Waits until the product started as `child` answers GET /healthz on `port`; throws (with `output`, what
+ * the process printed, when the caller keeps it) when it exits first or is not up within 30 s.
+ */
+export async function untilHealthy(port: number, child: ChildProcess, output = () => ''): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
+    if (child.exitCode !== null) throw new Error(`The product exited at start:\n${output()}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
     } catch {
-      // not yet listening
+      // not listening yet
     }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('server did not start');
+    if (Date.now() > deadline) throw new Error(`The product did not start within 30 s:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -112,8 +112,8 @@ export function createScansRepository(db: Db) {
             )
             .onConflict((oc) =>
               oc.columns(['mailbox_id', 'address']).doUpdateSet({
-                message_count: sql<number>`senders.message_count + excluded.message_count`,
-                list_message_count: sql<number>`senders.list_message_count + excluded.list_message_count`,
+                message_count: sql.raw<number>(TOTAL),
+                list_message_count: sql.raw<number>(LIST_TOTAL),
                 updated_at: sql<number>`excluded.updated_at`,
                 last_message_at: takeIfNewer<number | null>(MESSAGE_NEWER, 'last_message_at'),
                 sender_name: takeIfNewer<string>(MESSAGE_NEWER, 'sender_name'),
