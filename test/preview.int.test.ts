@@ -19,8 +19,7 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const overrides = () =>
-  JSON.stringify({ yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } } });
+const overrides = () => dovecot.yahooOverrides();
 
 function newsletter(subject: string, n: number): string {
   const html =

@@ -17,8 +17,7 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const overrides = () =>
-  JSON.stringify({ yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } } });
+const overrides = () => dovecot.yahooOverrides();
 
 describe.each(DIALECTS)('senders found by a scan on %s', (dialect) => {
   let t: TestApp;

@@ -20,8 +20,7 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const overrides = () =>
-  JSON.stringify({ yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } } });
+const overrides = () => dovecot.yahooOverrides();
 
 async function yahooUser(): Promise<{ email: string; password: string }> {
   const email = uniqueEmail('scan').replace('@example.com', '@yahoo.com');

@@ -36,13 +36,7 @@ async function mailbox(messages: string[]): Promise<{ email: string; smtp: SmtpP
   return { email, smtp: await startSmtpPeer({ user: email, password: PASSWORD }) };
 }
 
-const overrides = (smtp: SmtpPeer) =>
-  JSON.stringify({
-    yahoo: {
-      imap: { host: '127.0.0.1', port: dovecot.port, secure: false },
-      smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
-    },
-  });
+const overrides = (smtp: SmtpPeer) => dovecot.yahooOverrides(smtp.port);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two API instances on one PostgreSQL', () => {
   let a: TestApp;

@@ -26,6 +26,8 @@ export interface Dovecot {
   deliver(user: string, folder: string, raw: string | Buffer, flags?: string): Promise<void>;
   /** Messages in a folder, as the user's IMAP STATUS reports them. */
   count(user: DovecotUser, folder: string): Promise<number>;
+  /** MAIL_PROVIDER_OVERRIDES pointing Yahoo's IMAP at this Dovecot (and its SMTP at `smtpPort`). */
+  yahooOverrides(smtpPort?: number): string;
   log(): Promise<string>;
   stop(): Promise<void>;
 }
@@ -201,6 +203,12 @@ namespace inbox {
       } finally {
         await imap.logout();
       }
+    },
+    yahooOverrides(smtpPort) {
+      const at = (p: number) => ({ host: '127.0.0.1', port: p, secure: false });
+      return JSON.stringify({
+        yahoo: { imap: at(port), ...(smtpPort === undefined ? {} : { smtp: at(smtpPort) }) },
+      });
     },
     log: () => readFile(logFile, 'utf8').catch(() => ''),
     async stop() {

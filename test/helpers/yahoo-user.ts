@@ -27,11 +27,8 @@ export async function yahooUser(
   await dovecot.addUser({ user: email, password });
   for (const m of messages) await dovecot.deliver(email, 'INBOX', m);
   const smtp = await startSmtpPeer({ user: email, password });
-  const hosts = { host: '127.0.0.1', secure: false };
   const t = await createTestApp(dialect, {
-    MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-      yahoo: { imap: { ...hosts, port: dovecot.port }, smtp: { ...hosts, port: smtp.port } },
-    }),
+    MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtp.port),
     SCAN_INTERVAL: '1s',
     ...env,
   });
