@@ -107,7 +107,13 @@ describe('subscription references', () => {
 
 describe('queries', () => {
   it('defaults the category and the intent, and names an unknown one', () => {
-    expect(subscriptionsQuerySchema.parse({})).toEqual({ category: 'uncategorized' });
+    expect(subscriptionsQuerySchema.parse({})).toEqual({ category: 'uncategorized', sort: 'newest' });
+    expect(first(subscriptionsQuerySchema, { sort: 'oldest' })).toBe('Unknown sort oldest.');
+    expect(subscriptionsQuerySchema.parse({ limit: '50', q: '  shop ' })).toMatchObject({
+      limit: 50,
+      q: 'shop',
+    });
+    expect(first(subscriptionsQuerySchema, { limit: '201' })).toBeTruthy();
     expect(first(subscriptionsQuerySchema, { category: 'bogus' })).toBe('Unknown category bogus.');
     expect(oauthStartQuerySchema.parse({})).toEqual({ intent: 'signin' });
     expect(first(oauthStartQuerySchema, { intent: 'steal' })).toBe(

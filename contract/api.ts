@@ -211,18 +211,52 @@ export const subscriptionSchema = z.object({
   stillSending: z.boolean().optional(),
   /** Answer of POST /keep-subscription: the sender had been blocked and the block was lifted. */
   blockLifted: z.boolean().optional(),
+  /**
+   * Share (0 to 1) of the sender's scanned messages the user has read (IMAP \Seen, Gmail without UNREAD,
+   * Graph isRead); null while no message's read state is known.
+   */
+  readRate: z.number().min(0).max(1).nullable().optional(),
+  /** Messages a month from this sender over the last 90 days. */
+  messagesPerMonth: z.number().min(0).optional(),
+  /** A discussion list's poster: the list the mail came through (its List-Id or posting address). */
+  via: z.string().nullable().optional(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-/** GET /get-unsubscribe-emails?category=… (default uncategorized); 401 carries `redirectUrl` instead. */
+/**
+ * Orders of the subscription list: newest mail first (the spec's default), most messages first, least
+ * read first (unknown read rates last), most messages a month first.
+ */
+export const SUBSCRIPTION_SORTS = ['newest', 'messages', 'readRate', 'perMonth'] as const;
+export type SubscriptionSort = (typeof SUBSCRIPTION_SORTS)[number];
+/** The largest page GET /get-unsubscribe-emails answers. */
+export const SUBSCRIPTION_PAGE_MAX = 200;
+
+/**
+ * GET /get-unsubscribe-emails?category=&sort=&q=&limit=&cursor= (category default uncategorized, sort
+ * default newest); 401 carries `redirectUrl` instead. `q` matches the sender's name or address; without
+ * `limit` the whole category is answered (the spec's call), with it one page and `nextCursor` (opaque;
+ * null on the last page).
+ */
 export const subscriptionsQuerySchema = z.object({
   category: z
     .enum(SUBSCRIPTION_CATEGORIES, { error: (issue) => `Unknown category ${String(issue.input)}.` })
     .default('uncategorized'),
+  sort: z
+    .enum(SUBSCRIPTION_SORTS, { error: (issue) => `Unknown sort ${String(issue.input)}.` })
+    .default('newest'),
+  q: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(SUBSCRIPTION_PAGE_MAX).optional(),
+  cursor: z.string().max(512).optional(),
 });
+export type SubscriptionsQuery = z.input<typeof subscriptionsQuerySchema>;
 
-/** GET /get-unsubscribe-emails: 200 answer. */
-export const subscriptionsResponseSchema = z.object({ data: z.array(subscriptionSchema) });
+/** GET /get-unsubscribe-emails: 200 answer. `total`: how many match the category and `q`, all pages. */
+export const subscriptionsResponseSchema = z.object({
+  data: z.array(subscriptionSchema),
+  nextCursor: z.string().nullable().optional(),
+  total: z.number().optional(),
+});
 export type SubscriptionsResponse = z.infer<typeof subscriptionsResponseSchema>;
 
 const subscriptionIdFields = {
@@ -278,6 +312,67 @@ export const unsubscribeResultSchema = z.object({
 });
 export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;
 
+// ---------------------------------------------------------------------------------------------------
+// Bulk actions: POST /bulk-action, GET /bulk-action/:bulkId, and the socket's bulk-progress / bulk-done
+
+export const BULK_ACTIONS = ['unsubscribe', 'keep', 'block'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** The most senders one bulk action takes. */
+export const BULK_MAX_SUBSCRIPTIONS = 5000;
+
+/** POST /bulk-action → 202 {bulkId}. `moveToTrash` (unsubscribe): also move each sender's mail to the trash. */
+export const bulkActionBodySchema = z.object({
+  action: z.enum(BULK_ACTIONS),
+  subscriptionIds: z.array(z.string().min(1).max(100)).min(1).max(BULK_MAX_SUBSCRIPTIONS),
+  moveToTrash: z.boolean().optional(),
+});
+export type BulkActionBody = z.input<typeof bulkActionBodySchema>;
+export const bulkStartedSchema = z.object({ bulkId: z.string() });
+
+/**
+ * What a bulk action did to one sender: unsubscribed by one-click or by mail, blocked, kept; `manual`:
+ * only the sender's page remains (its links in `result.unsubscribeOptions`, to open and confirm one by
+ * one); `not-found`: not the caller's subscription; `limit`: the free trial's unsubscribes are used up;
+ * `reauth`: the mailbox needs the user to sign in again; `failed`: tried and failed (`error` says why).
+ */
+export const BULK_OUTCOMES = [
+  'one-click',
+  'mailto',
+  'blocked',
+  'kept',
+  'manual',
+  'not-found',
+  'limit',
+  'reauth',
+  'failed',
+] as const;
+export type BulkOutcome = (typeof BULK_OUTCOMES)[number];
+
+export const bulkItemResultSchema = z.object({
+  subscriptionId: z.string(),
+  outcome: z.enum(BULK_OUTCOMES),
+  /** The single unsubscribe's answer, when the action was an unsubscribe that got one. */
+  result: unsubscribeResultSchema.optional(),
+  /** Messages moved to the trash for this sender (block, or unsubscribe with moveToTrash). */
+  movedToTrash: z.number().optional(),
+  error: z.string().optional(),
+});
+export type BulkItemResult = z.infer<typeof bulkItemResultSchema>;
+
+/** How many senders ended in each outcome. */
+export const bulkSummarySchema = z.partialRecord(z.enum(BULK_OUTCOMES), z.number());
+export type BulkSummary = z.infer<typeof bulkSummarySchema>;
+
+/** GET /bulk-action/:bulkId: the caller's own bulk action, as far as it has come. */
+export const bulkStatusSchema = z.object({
+  bulkId: z.string(),
+  action: z.enum(BULK_ACTIONS),
+  done: z.number(),
+  total: z.number(),
+  results: z.array(bulkItemResultSchema),
+});
+export type BulkStatus = z.infer<typeof bulkStatusSchema>;
+
 export const subscriptionMessageSchema = z.object({
   id: z.string(),
   subject: z.string(),
@@ -312,6 +407,97 @@ export const messagesBySenderBodySchema = z.object({
 export type MessagesBySenderBody = z.input<typeof messagesBySenderBodySchema>;
 
 // ---------------------------------------------------------------------------------------------------
+// Plans and billing (docs/product.md §1, §3, §7, §9)
+
+export { ANALYTICS_CLIENT_ID_HEADER } from './analytics.js';
+export { BILLING_MESSAGES, FREE_TRIAL } from './billing.js';
+
+export const priceSchema = z.object({
+  id: z.string(),
+  /** In cents; the screens show unit_amount / 100 with two decimals. */
+  unit_amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  recurring: z.object({ interval: z.enum(['month', 'year']) }),
+});
+export type Price = z.infer<typeof priceSchema>;
+
+export const pricesResponseSchema = z.object({ data: z.array(priceSchema) });
+export type PricesResponse = z.infer<typeof pricesResponseSchema>;
+
+/** The page the user was on: Checkout's cancel and the portal's return lead back there when it is on this site. */
+export const paymentLinkBodySchema = z.object({ originalUrl: z.string().max(2048).optional() });
+export type PaymentLinkBody = z.infer<typeof paymentLinkBodySchema>;
+
+export const urlResponseSchema = z.object({ url: z.string() });
+export type UrlResponse = z.infer<typeof urlResponseSchema>;
+
+export const PLANS = ['free', 'premium'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** GET /get-billing: what the Billing screen shows. */
+export const billingStateSchema = z.object({
+  /** Plans are sold on this server. */
+  enabled: z.boolean(),
+  plan: z.enum(PLANS),
+  /** The Stripe subscription's status (active, trialing, past_due, canceled, …); null: never subscribed. */
+  status: z.string().nullable(),
+  interval: z.enum(['month', 'year']).nullable(),
+  /** ISO time the paid period ends: renewal date, or the end date when cancelAtPeriodEnd. */
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  /** Whether the user has a billing account (the portal can be opened). */
+  hasCustomer: z.boolean(),
+  /** The trial's use; limits are null when there are none (premium, or billing off). */
+  usage: z.object({
+    unsubscribesUsed: z.number().int(),
+    unsubscribesLimit: z.number().int().nullable(),
+    mailboxes: z.number().int(),
+    mailboxesLimit: z.number().int().nullable(),
+  }),
+});
+export type BillingState = z.infer<typeof billingStateSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// The blog (docs/product.md §2 blog screens, §3 blog entry, §7, §9 page size)
+
+/** Posts per page of /blog. */
+export const BLOG_PAGE_SIZE = 9;
+
+/** A post's id: a markdown file's name in content/blog, or a Contentful entry's sys.id. */
+export const BLOG_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const blogImageSchema = z.object({
+  /** Absolute https URL, or a path on this site (posts from the repository). */
+  url: z.string(),
+  alt: z.string(),
+});
+
+export const blogPostSummarySchema = z.object({
+  id: z.string().regex(BLOG_ID_PATTERN),
+  title: z.string(),
+  summary: z.string(),
+  /** ISO date (YYYY-MM-DD) the post was created; the screens show it in US English. */
+  date: z.string(),
+  image: blogImageSchema.nullable(),
+});
+export type BlogPostSummary = z.infer<typeof blogPostSummarySchema>;
+
+/** GET /get-blog-posts: every post, newest first; the list screen pages them BLOG_PAGE_SIZE at a time. */
+export const blogListResponseSchema = z.object({
+  items: z.array(blogPostSummarySchema),
+  total: z.number().int().nonnegative(),
+});
+export type BlogListResponse = z.infer<typeof blogListResponseSchema>;
+
+/** GET /get-blog-post/:id: one post with its markdown body (404 {message} when there is none). */
+export const blogPostSchema = blogPostSummarySchema.extend({ content: z.string() });
+export type BlogPost = z.infer<typeof blogPostSchema>;
+
+export const blogPostParamsSchema = z.object({
+  id: z.string().regex(BLOG_ID_PATTERN, { error: 'No such post.' }),
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Public configuration: GET /get-public-config
 
 const availabilitySchema = z.object({ available: z.boolean(), reason: z.string().optional() });
@@ -319,7 +505,10 @@ const availabilitySchema = z.object({ available: z.boolean(), reason: z.string()
 /** What the screens may know about the server's configuration. */
 export const publicConfigSchema = z.object({
   providers: z.object({ google: availabilitySchema, outlook: availabilitySchema }),
+  /** Whether plans are sold here (Stripe configured); off: no limits, /pricing is information only. */
   billing: z.boolean(),
+  /** GA4 measurement id; null: no analytics at all (nothing loaded, no consent banner). */
+  gaMeasurementId: z.string().nullable(),
   productName: z.string(),
   /** Base URL of the sender-logo service (`<base>/<domain>`); null: always the default image. */
   logoBaseUrl: z.string().nullable(),
@@ -330,6 +519,15 @@ export type PublicConfig = z.infer<typeof publicConfigSchema>;
 // Sign-in with Google or Microsoft: browser navigations, answered with redirects
 
 export const OAUTH_INTENTS = ['signin', 'signup', 'add'] as const;
+
+export {
+  AUTH_EVENT_COOKIE,
+  AUTH_EVENTS,
+  AUTH_METHODS,
+  type AuthEvent,
+  authEventValue,
+  parseAuthEvent,
+} from './analytics.js';
 
 /** GET /auth/{google|outlook}?intent=signin|signup|add (default signin). */
 export const oauthStartQuerySchema = z.object({

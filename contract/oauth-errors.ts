@@ -30,6 +30,8 @@ export const OAUTH_ERROR_CODES = [
   'unverified_work_account',
   /** An add-mailbox flow without a signed-in user. */
   'signin_required',
+  /** Adding another mailbox on the free trial (billing on): a plan is needed first. */
+  'subscription_required',
 ] as const;
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];

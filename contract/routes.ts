@@ -12,6 +12,17 @@ export const API = {
   outlook: '/auth/outlook',
   signinStatus: '/signin-status/',
   subscriptionStatus: '/subscription-status/',
+  /** Plans and billing (docs/product.md §7): prices, Checkout and portal links, the Billing screen's state. */
+  prices: '/get-prices',
+  monthlyPaymentLink: '/get-monthly-payment-link',
+  yearlyPaymentLink: '/get-yearly-payment-link',
+  billingPortalLink: '/get-billing-portal-link',
+  billing: '/get-billing',
+  /** Stripe's webhook: signed events, no session, no CSRF token. */
+  stripeWebhook: '/stripe/webhook',
+  /** Where Checkout's success URL and the portal's return URL lead: syncs the plan, then redirects. */
+  checkoutReturn: '/stripe/checkout-return',
+  portalReturn: '/stripe/portal-return',
   deleteAccount: '/delete-account',
   getSettings: '/get-settings',
   updateSettings: '/update-settings',
@@ -26,10 +37,16 @@ export const API = {
   unsubscribe: '/unsubscribe',
   manualUnsubscribe: '/manual-unsubscribe',
   blockSubscription: '/block-subscription',
+  /** Many senders at once: POST starts one (202 {bulkId}), GET reads how far it has come. */
+  bulkAction: '/bulk-action',
+  bulkActionStatus: (bulkId: string) => `/bulk-action/${encodeURIComponent(bulkId)}`,
   messagePreview: '/get-message-preview',
   messagesBySender: '/get-messages-by-sender-address',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
   health: '/healthz',
+  /** The blog (docs/product.md §7): every post's card, and one post with its markdown. */
+  blogPosts: '/get-blog-posts',
+  blogPost: (id: string) => `/get-blog-post/${encodeURIComponent(id)}`,
 } as const;
 
 export const SCREENS = {
@@ -49,6 +66,7 @@ export const SCREENS = {
   terms: '/terms',
   about: '/about',
   blog: '/blog',
+  blogPost: (id: string) => `/blogDetails/${encodeURIComponent(id)}`,
   genie: '/genie',
   subscriptions: '/genie/subscriptions',
   settings: '/genie/settings',
@@ -73,4 +91,10 @@ export const API_PREFIXES = [
   '/delete-email-account',
   '/socket.io',
   '/healthz',
+  '/stripe/',
+  // The blog's images and the files for crawlers and feed readers (a missing one is a plain 404).
+  '/blog-images/',
+  '/sitemap.xml',
+  '/rss.xml',
+  '/robots.txt',
 ] as const;

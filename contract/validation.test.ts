@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, normalizeEmail, validateEmail } from './validation.js';
+import {
+  CONTACT_MESSAGES,
+  contactFieldErrors,
+  MESSAGES,
+  normalizeEmail,
+  validateContact,
+  validateEmail,
+} from './validation.js';
 
 describe('validateEmail', () => {
   it.each(['ada@example.com', '  Ada@Example.COM ', 'zoë@exämple.de', 'a+tag@sub.example.co.uk'])(
@@ -32,5 +39,31 @@ describe('normalizeEmail', () => {
     const decomposed = 'Zoe\u0308@Example.com ';
     expect(normalizeEmail(decomposed)).toBe(composed);
     expect(normalizeEmail(composed)).toBe(composed);
+  });
+});
+
+describe('the contact form', () => {
+  const full = { name: 'Ada', email: 'ada@example.com', subject: 'Hi', message: 'Hello' };
+
+  it('accepts a complete form', () => {
+    expect(contactFieldErrors(full)).toEqual({});
+    expect(validateContact(full)).toBeNull();
+  });
+
+  it('names every field that fails, each with its own message', () => {
+    expect(contactFieldErrors({ name: ' ', email: '', subject: '\t', message: '' })).toEqual({
+      name: CONTACT_MESSAGES.name,
+      email: CONTACT_MESSAGES.emailMissing,
+      subject: CONTACT_MESSAGES.subject,
+      message: CONTACT_MESSAGES.message,
+    });
+    expect(contactFieldErrors({ ...full, email: 'ada-at-example.com' })).toEqual({
+      email: CONTACT_MESSAGES.emailInvalid,
+    });
+  });
+
+  it('answers one message for the API when any field fails', () => {
+    expect(validateContact({ ...full, subject: ' ' })).toBe(MESSAGES.contactIncomplete);
+    expect(validateContact({ ...full, email: 'nobody' })).toBe(MESSAGES.contactIncomplete);
   });
 });

@@ -1,25 +1,11 @@
+import { MESSAGES, MIN_PASSWORD_LENGTH } from './messages.js';
 import { providerDomainError } from './providers.js';
 
 // Validation rules and messages (docs/product.md §5), shared by the screens and the server so both
 // say exactly the same thing. The request schemas of api.ts apply these rules; the server checks
 // requests only through those schemas.
 
-export const MIN_PASSWORD_LENGTH = 8;
-
-export const MESSAGES = {
-  invalidEmail: 'Please enter a valid email address.',
-  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
-  passwordsDoNotMatch: 'Passwords do not match.',
-  passwordRequired: 'Password is required.',
-  appPasswordRequired: 'App-specific password is required.',
-  contactIncomplete: 'Please fill in every field with a valid email address.',
-  tooManyRequests: 'Too many requests from this IP, please try again later.',
-  emailTaken: 'An account with this email address already exists. Sign in instead.',
-  wrongCredentials: 'Incorrect email or password.',
-  resetTokenInvalid: 'This reset link is invalid or has expired. Please request a new one.',
-  csrf: 'Your session token is missing or out of date. Please reload the page and try again.',
-  notSignedIn: 'Please sign in to continue.',
-} as const;
+export { MESSAGES, MIN_PASSWORD_LENGTH } from './messages.js';
 
 /** "text, at sign, text, dot, text" (docs/product.md §5). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -88,15 +74,39 @@ export function validateAddMailbox(input: {
   return null;
 }
 
-/** Contact form: every field non-empty and the email contains an at sign. */
-export function validateContact(input: {
+export interface ContactInput {
   name: string;
   email: string;
   subject: string;
   message: string;
-}): ValidationResult {
-  const filled = [input.name, input.email, input.subject, input.message].every((v) => v.trim().length > 0);
-  return filled && input.email.includes('@') ? null : MESSAGES.contactIncomplete;
+}
+
+/** The contact form's message under each field that fails its rule. */
+export const CONTACT_MESSAGES = {
+  name: 'Please enter your name.',
+  emailMissing: 'Please enter your email address.',
+  emailInvalid: MESSAGES.invalidEmail,
+  subject: 'Please enter a subject.',
+  message: 'Please enter a message.',
+} as const;
+
+/**
+ * The contact form field by field (the dialog shows each message next to its field): every field
+ * non-empty and the email contains an at sign. Empty when the form is complete.
+ */
+export function contactFieldErrors(input: ContactInput): Partial<Record<keyof ContactInput, string>> {
+  const errors: Partial<Record<keyof ContactInput, string>> = {};
+  if (!input.name.trim()) errors.name = CONTACT_MESSAGES.name;
+  if (!input.email.trim()) errors.email = CONTACT_MESSAGES.emailMissing;
+  else if (!input.email.includes('@')) errors.email = CONTACT_MESSAGES.emailInvalid;
+  if (!input.subject.trim()) errors.subject = CONTACT_MESSAGES.subject;
+  if (!input.message.trim()) errors.message = CONTACT_MESSAGES.message;
+  return errors;
+}
+
+/** Contact form as one answer (the API's 400): the same rule as contactFieldErrors. */
+export function validateContact(input: ContactInput): ValidationResult {
+  return Object.keys(contactFieldErrors(input)).length === 0 ? null : MESSAGES.contactIncomplete;
 }
 
 /** "Name <address>" or a bare address: the address a contact form's `from` field carries, or ''. */

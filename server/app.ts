@@ -3,14 +3,16 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { API_PREFIXES } from '../contract/routes.js';
 import type { Config } from './config.js';
 import { checkpointAfterDelete, type Db } from './db/index.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { createAccountsService, sessionIdOf } from './features/accounts/service.js';
+import { createBillingService } from './features/billing/service.js';
+import { createContentfulSource } from './features/blog/contentful-source.js';
+import { createMarkdownSource, defaultBlogDir, loadMarkdownPosts } from './features/blog/markdown-source.js';
+import { createBlogService } from './features/blog/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
@@ -25,9 +27,13 @@ import { registerErrorHandler } from './http/plugins/errors.js';
 import { registerSchemaCompilers } from './http/plugins/schemas.js';
 import { registerSessions, SESSION_COOKIE } from './http/plugins/session.js';
 import { authRoutes } from './http/routes/auth.js';
+import { blogRoutes } from './http/routes/blog.js';
 import { oauthRoutes } from './http/routes/oauth.js';
 import { publicRoutes } from './http/routes/public.js';
 import { signedInRoutes } from './http/routes/signed-in.js';
+import { stripeRoutes } from './http/routes/stripe.js';
+import { registerSpaFallback } from './http/spa.js';
+import { registerStaticAssets } from './http/static-assets.js';
 import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobHandlers, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
@@ -103,12 +109,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       lookup: deps.lookup,
     });
   const subscriptions = createSubscriptionsService(repos);
+  const billing = createBillingService({
+    settings: config.stripe,
+    repos,
+    publicUrl: config.publicUrl,
+    // One sync at a time per customer; events arriving meanwhile merge into the next one.
+    enqueueSync: (customerId) =>
+      jobs.enqueue('billing-sync', { customerId }, { key: `stripe-customer:${customerId}` }),
+    log: app.log,
+  });
   const unsubscribe = createUnsubscribeService({
     repos,
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
     log: app.log,
+    reserveUnsubscribe: billing.reserveUnsubscribe,
   });
   // Unsubscribe runs a stopped process left mid-way are settled, never sent again (on SQLite this
   // process is the only one, so every unfinished run is abandoned; on PostgreSQL those past their lease).
@@ -141,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const handlers: JobHandlers = {
     'scan-mailbox': ({ mailboxId }) => scans.scanMailbox(mailboxId),
+    'billing-sync': ({ customerId }) => billing.syncCustomer(customerId),
   };
   const jobs = config.databaseUrl
     ? await createPgBossQueue({
@@ -167,18 +184,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestScan,
     allowedHosts: parseHostList(config.imapAllowedHosts),
     lookup: deps.lookup,
+    mailboxLimit: billing.mailboxLimit,
+  });
+  // Webhook events a stopped process stored but did not sync are synced now (the in-process queue is
+  // lost with its process; pg-boss keeps its jobs, and a second sync changes nothing).
+  app.addHook('onReady', async () => {
+    const queued = await billing.resumeUnprocessed();
+    if (queued > 0) app.log.info({ queued }, 'syncing Stripe customers with unprocessed events');
   });
   const oauth = createOAuthService({ config, accounts, mailboxes });
+  // The blog: Contentful when configured, else the repository's markdown posts, read and checked now (a bad
+  // post stops the start, naming the file and the field).
+  const blogDir = config.blogDir ?? defaultBlogDir();
+  const blog = createBlogService({
+    source: config.contentful
+      ? createContentfulSource({ settings: config.contentful, log: app.log })
+      : createMarkdownSource(await loadMarkdownPosts(blogDir, app.log)),
+    log: app.log,
+  });
 
   registerErrorHandler(app);
   registerSchemaCompilers(app);
+  // Google Analytics' hosts are allowed only when analytics is configured (the browser still loads it
+  // only after the visitor's consent).
+  const analyticsHosts = config.gaMeasurementId
+    ? ['https://*.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
+    : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...analyticsHosts],
         imgSrc: ["'self'", 'data:', 'https:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...analyticsHosts],
         frameSrc: ["'self'"],
         upgradeInsecureRequests: config.secureCookies ? [] : null,
       },
@@ -193,8 +232,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authLimit = { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs };
   await app.register(publicRoutes, { config, contact, rateLimit: authLimit });
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
+  await app.register(stripeRoutes, { billing });
+  await app.register(blogRoutes, { blog, publicUrl: config.publicUrl, blogDir });
   await app.register(signedInRoutes, {
     accounts,
+    billing,
     settings,
     mailboxes,
     subscriptions,
@@ -209,7 +251,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: authLimit,
   });
 
-  await registerWebApp(app, config.webRoot);
+  // The built web app: its files (static-assets.ts), and index.html for the screens' paths (spa.ts).
+  const webRoot =
+    config.webRoot && existsSync(path.join(config.webRoot, 'index.html')) ? config.webRoot : null;
+  if (webRoot) await registerStaticAssets(app, webRoot);
+  registerSpaFallback(app, { root: webRoot, publicUrl: config.publicUrl, blog });
 
   app.decorate('live', live);
   app.decorate('jobs', jobs);
@@ -246,19 +292,4 @@ async function openLivePool(databaseUrl: string): Promise<pg.Pool> {
     if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
   }
   return pool;
-}
-
-/** Serves the built SPA; GET requests for unknown non-API paths get index.html (client-side routes). */
-async function registerWebApp(app: FastifyInstance, webRoot: string | null): Promise<void> {
-  const root = webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null;
-  if (root) await app.register(fastifyStatic, { root, wildcard: false, index: false });
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '/';
-    const isApi = API_PREFIXES.some((p) => pathname.startsWith(p));
-    // HEAD too: Fastify adds HEAD only to routes, and this fallback is what serves / and client routes.
-    if (root && (request.method === 'GET' || request.method === 'HEAD') && !isApi) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
-    }
-    return reply.status(404).send({ message: `Not found: ${request.method} ${pathname}` });
-  });
 }

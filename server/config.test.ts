@@ -50,11 +50,24 @@ describe('parseConfig', () => {
       microsoft: null,
       googleBaseUrl: null,
       microsoftBaseUrl: null,
+      stripe: null,
+      gaMeasurementId: null,
     });
     expect([...config.roles]).toEqual(['api', 'live', 'worker', 'scheduler']);
     expect(disabledIntegrations(config)).toEqual([
       { label: 'Google', required: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] },
       { label: 'Microsoft', required: ['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET'] },
+      {
+        label: 'Stripe billing',
+        required: [
+          'STRIPE_SECRET_KEY',
+          'STRIPE_WEBHOOK_SECRET',
+          'STRIPE_PRICE_MONTHLY',
+          'STRIPE_PRICE_YEARLY',
+        ],
+      },
+      { label: 'Google Analytics', required: ['GA_MEASUREMENT_ID'] },
+      { label: 'Contentful', required: ['CONTENTFUL_SPACE_ID', 'CONTENTFUL_ACCESS_TOKEN'] },
     ]);
   });
 
@@ -72,6 +85,13 @@ describe('parseConfig', () => {
       GOOGLE_BASE_URL: 'http://127.0.0.1:4010//',
       MICROSOFT_CLIENT_ID: 'mid',
       MICROSOFT_CLIENT_SECRET: 'msecret',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_PRICE_MONTHLY: 'price_m',
+      STRIPE_PRICE_YEARLY: 'price_y',
+      GA_MEASUREMENT_ID: 'G-ABC123XYZ',
+      CONTENTFUL_SPACE_ID: 'space1',
+      CONTENTFUL_ACCESS_TOKEN: 'cda1',
     });
     expect(config).toMatchObject({
       port: 4000,
@@ -86,8 +106,88 @@ describe('parseConfig', () => {
       googleBaseUrl: 'http://127.0.0.1:4010',
       microsoft: { clientId: 'mid', clientSecret: 'msecret' },
       microsoftBaseUrl: null,
+      stripe: {
+        secretKey: 'sk_test_1',
+        webhookSecret: 'whsec_1',
+        prices: { month: 'price_m', year: 'price_y' },
+        endpoint: null,
+      },
+      gaMeasurementId: 'G-ABC123XYZ',
     });
     expect(disabledIntegrations(config)).toEqual([]);
+  });
+
+  it('turns billing on only with all four Stripe variables, naming the missing ones otherwise', () => {
+    const all = {
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_PRICE_MONTHLY: 'price_m',
+      STRIPE_PRICE_YEARLY: 'price_y',
+    };
+    const { STRIPE_WEBHOOK_SECRET: _secret, STRIPE_PRICE_YEARLY: _yearly, ...half } = all;
+    expect(() => parseConfig(half)).toThrow(
+      /STRIPE_WEBHOOK_SECRET: Stripe billing needs[\s\S]*STRIPE_PRICE_YEARLY:/,
+    );
+    const local = parseConfig({ ...all, STRIPE_API_URL: 'http://127.0.0.1:12111' });
+    expect(local.stripe?.endpoint).toEqual({ host: '127.0.0.1', port: 12111, protocol: 'http' });
+    expect(
+      parseConfig({ ...all, STRIPE_API_URL: 'https://stripe.internal.example' }).stripe?.endpoint,
+    ).toEqual({
+      host: 'stripe.internal.example',
+      port: 443,
+      protocol: 'https',
+    });
+    // The secret key never travels unencrypted beyond this machine, and the URL is an origin.
+    expect(() => parseConfig({ ...all, STRIPE_API_URL: 'http://stripe.example' })).toThrow(
+      /only on loopback/,
+    );
+    expect(() => parseConfig({ ...all, STRIPE_API_URL: 'https://stripe.example/v1' })).toThrow(
+      /without a path/,
+    );
+    expect(() => parseConfig({ GA_MEASUREMENT_ID: 'UA-1234' })).toThrow(/GA_MEASUREMENT_ID looks like/);
+  });
+
+  it('reads the blog from Contentful only with both its variables, naming the missing one otherwise', () => {
+    expect(parseConfig({}).contentful).toBeNull();
+    expect(parseConfig({}).blogDir).toBeNull();
+    expect(parseConfig({ BLOG_DIR: 'posts' }).blogDir).toBe(path.resolve('posts'));
+    expect(disabledIntegrations(parseConfig({})).map((i) => i.label)).toContain('Contentful');
+    const both = { CONTENTFUL_SPACE_ID: 'space1', CONTENTFUL_ACCESS_TOKEN: 'token1' };
+    expect(parseConfig(both).contentful).toEqual({
+      spaceId: 'space1',
+      accessToken: 'token1',
+      environment: 'master',
+      contentType: null,
+      baseUrl: 'https://cdn.contentful.com',
+    });
+    expect(
+      parseConfig({
+        ...both,
+        CONTENTFUL_ENVIRONMENT: 'staging',
+        CONTENTFUL_CONTENT_TYPE: 'blogPost',
+        CONTENTFUL_BASE_URL: 'http://127.0.0.1:4030/',
+      }).contentful,
+    ).toMatchObject({ environment: 'staging', contentType: 'blogPost', baseUrl: 'http://127.0.0.1:4030' });
+    expect(() => parseConfig({ CONTENTFUL_SPACE_ID: 'space1' })).toThrow(
+      /CONTENTFUL_ACCESS_TOKEN: Contentful needs CONTENTFUL_SPACE_ID and CONTENTFUL_ACCESS_TOKEN together/,
+    );
+    expect(() => parseConfig({ CONTENTFUL_ACCESS_TOKEN: 'token1' })).toThrow(
+      /CONTENTFUL_SPACE_ID: Contentful needs/,
+    );
+    // Empty values are unset; a base URL alone turns nothing on.
+    expect(parseConfig({ CONTENTFUL_SPACE_ID: '', CONTENTFUL_ACCESS_TOKEN: '' }).contentful).toBeNull();
+    expect(parseConfig({ CONTENTFUL_BASE_URL: 'https://cdn.eu.contentful.com' }).contentful).toBeNull();
+    // The token never travels unencrypted beyond this machine; ids cannot change the request's path.
+    expect(() => parseConfig({ ...both, CONTENTFUL_BASE_URL: 'http://cdn.example' })).toThrow(
+      /only on loopback/,
+    );
+    expect(() => parseConfig({ ...both, CONTENTFUL_BASE_URL: 'https://cdn.example/x' })).toThrow(
+      /without a path/,
+    );
+    expect(() => parseConfig({ ...both, CONTENTFUL_SPACE_ID: '../other' })).toThrow(
+      /CONTENTFUL_SPACE_ID is a space id/,
+    );
+    expect(() => parseConfig({ ...both, CONTENTFUL_ENVIRONMENT: 'a/b' })).toThrow(/CONTENTFUL_ENVIRONMENT/);
   });
 
   it('applies overrides, resolving a data folder', () => {

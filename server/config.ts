@@ -75,6 +75,7 @@ const serverEnv = z
       .default('pgboss'),
     LOGO_BASE_URL: z.string().default('https://logo.clearbit.com'),
     MAIL_PROVIDER_OVERRIDES: z.string().optional(),
+    BLOG_DIR: z.string().optional(),
     SCAN_INTERVAL: z
       .string()
       .regex(/^\d+(ms|s|m|h)$/, 'SCAN_INTERVAL looks like 24h, 30m or 5s')
@@ -112,6 +113,8 @@ const serverEnv = z
       unsubscribeAllowedHosts: e.UNSUBSCRIBE_ALLOWED_HOSTS,
       /** Messages per scan batch: each batch is one transaction and one checkpoint. */
       scanBatchSize: e.SCAN_BATCH_SIZE,
+      /** The blog's markdown posts (and images/); null: <repository>/content/blog (features/blog). */
+      blogDir: e.BLOG_DIR?.trim() ? path.resolve(e.BLOG_DIR.trim()) : null,
     };
   });
 

@@ -70,6 +70,19 @@ async function gmailUser(label: string): Promise<string> {
 const consent = (authorizeUrl: string, email: string, tamper?: (fields: Record<string, string>) => void) =>
   consentOnGoogleEmulator(emu, authorizeUrl, email, CALLBACK, tamper);
 
+/** GET /auth/google?intent=… → the emulator's authorization URL (asserted to be a proper request). */
+async function start(client: Client, intent: string): Promise<string> {
+  const res = await client.get(`/auth/google?intent=${intent}`);
+  expect(res.statusCode).toBe(302);
+  return res.headers.location as string;
+}
+
+/** The whole dance: start, consent as `email`, callback. Answers the callback's response. */
+async function signInWithGoogle(client: Client, intent: string, email: string) {
+  const callback = await consent(await start(client, intent), email);
+  return client.get(callback);
+}
+
 describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
   let t: TestApp;
   let secrets: SecretBox;
@@ -85,19 +98,6 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
   afterAll(async () => {
     await t?.close();
   });
-
-  /** GET /auth/google?intent=… → the emulator's authorization URL (asserted to be a proper request). */
-  async function start(client: Client, intent: string): Promise<string> {
-    const res = await client.get(`/auth/google?intent=${intent}`);
-    expect(res.statusCode).toBe(302);
-    return res.headers.location as string;
-  }
-
-  /** The whole dance: start, consent as `email`, callback. Answers the callback's response. */
-  async function signInWithGoogle(client: Client, intent: string, email: string) {
-    const callback = await consent(await start(client, intent), email);
-    return client.get(callback);
-  }
 
   const usersWith = (email: string) =>
     t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).execute();
@@ -352,5 +352,72 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     const callback = await client.get('/auth/outlook/callback?code=x&state=y');
     expect(callback.statusCode).toBe(404);
     expect(callback.json().message).toBe('Microsoft sign-in is not set up on this server.');
+  });
+});
+
+describe('OAuth with Google on the free trial (billing on)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The mailbox limit reads the user's plan only: Stripe itself is never called here.
+    t = await createTestApp('sqlite', {
+      PUBLIC_URL,
+      GOOGLE_CLIENT_ID: emu.clientId,
+      GOOGLE_CLIENT_SECRET: emu.clientSecret,
+      GOOGLE_BASE_URL: emu.baseUrl,
+      STRIPE_SECRET_KEY: 'sk_test_unused',
+      STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      STRIPE_PRICE_MONTHLY: 'price_m',
+      STRIPE_PRICE_YEARLY: 'price_y',
+      STRIPE_API_URL: 'http://127.0.0.1:9',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const mailboxesOf = (userEmail: string) =>
+    t.db
+      .selectFrom('mailboxes')
+      .innerJoin('users', 'users.id', 'mailboxes.user_id')
+      .select('mailboxes.email')
+      .where('users.email', '=', userEmail)
+      .execute();
+
+  it('adds no second Gmail mailbox without a plan, re-connects the first, and still signs in', async () => {
+    const first = await gmailUser('trial-first');
+    const second = await gmailUser('trial-second');
+    const client = new Client(t.app);
+    const signedUp = await signInWithGoogle(client, 'signup', first);
+    expect(signedUp.headers.location).toBe('/genie/subscriptions');
+    // The page's analytics learn it was a sign-up with Google (a cookie the page reads once).
+    expect(String(signedUp.headers['set-cookie'])).toMatch(
+      /ig_auth_event=sign_up\.Google; Max-Age=60; Path=\//,
+    );
+    await t.app.jobs.idle();
+
+    const refused = await signInWithGoogle(client, 'add', second);
+    expect(refused.headers.location).toBe(
+      '/genie/accounts?error=oauth&reason=subscription_required&provider=google',
+    );
+    expect((await mailboxesOf(first)).map((m) => m.email)).toEqual([first]);
+    const again = await signInWithGoogle(client, 'add', first);
+    expect(again.headers.location).toBe('/genie/subscriptions');
+
+    // A password account whose one mailbox is another Gmail: signing in with Google as its own address
+    // works, and that address is not connected as a second mailbox.
+    const owner = await gmailUser('trial-owner');
+    const other = await gmailUser('trial-other');
+    const passwordUser = new Client(t.app);
+    await passwordUser.post('/auth/signup', { email: owner, password: 'long enough' });
+    expect((await signInWithGoogle(passwordUser, 'add', other)).headers.location).toBe(
+      '/genie/subscriptions',
+    );
+    const browser = new Client(t.app);
+    const signedIn = await signInWithGoogle(browser, 'signin', owner);
+    expect(signedIn.headers.location).toBe('/genie/subscriptions');
+    expect(String(signedIn.headers['set-cookie'])).toContain('ig_auth_event=login.Google');
+    expect((await browser.get('/signin-status/')).json()).toEqual({ status: true });
+    expect((await mailboxesOf(owner)).map((m) => m.email)).toEqual([other]);
+    await t.app.jobs.idle();
   });
 });

@@ -26,6 +26,8 @@ export interface UsersTable {
   alert_after_unsubscribe: Generated<number>;
   /** 1: senders still sending after the grace period are blocked at the next check. */
   auto_block_still_sending: Generated<number>;
+  /** Unsubscribes the free trial has used (reserved before the sender is contacted). */
+  trial_unsubscribes_used: Generated<number>;
   created_at: number;
 }
 
@@ -94,6 +96,8 @@ export interface SendersTable {
   still_sending: Generated<number>;
   /** Messages carrying list evidence (usable List-Unsubscribe, List-Id, Precedence bulk/list). */
   list_message_count: Generated<number>;
+  /** 1 once moving it to unsubscribed used one of the free trial's unsubscribes. */
+  trial_counted: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -149,7 +153,33 @@ export interface BlockRulesTable {
   created_at: number;
 }
 
+/** A user's Stripe customer and their subscription as Stripe last said (features/billing). */
+export interface BillingAccountsTable {
+  user_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  /** Stripe's subscription status (active, trialing, past_due, canceled, …); null: never subscribed. */
+  status: string | null;
+  price_id: string | null;
+  interval: 'month' | 'year' | null;
+  current_period_end: number | null;
+  cancel_at_period_end: Generated<number>;
+  synced_at: number | null;
+  created_at: number;
+}
+
+/** Webhook events received, by id (a redelivery does nothing); processed once their customer was synced. */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  customer_id: string | null;
+  received_at: number;
+  processed_at: number | null;
+}
+
 export interface Database {
+  billing_accounts: BillingAccountsTable;
+  stripe_events: StripeEventsTable;
   unsubscribe_receipts: UnsubscribeReceiptsTable;
   block_rules: BlockRulesTable;
   unsubscribe_flights: UnsubscribeFlightsTable;

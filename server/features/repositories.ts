@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.js';
 import { createAccountsRepository } from './accounts/repository.js';
+import { createBillingRepository } from './billing/repository.js';
 import { createMailboxesRepository } from './mailboxes/repository.js';
 import { createPreviewRepository } from './preview/repository.js';
 import { createScansRepository } from './scans/repository.js';
@@ -14,6 +15,7 @@ import { createUnsubscribeRepository } from './unsubscribe/repository.js';
 export function createRepositories(db: Db) {
   return {
     accounts: createAccountsRepository(db),
+    billing: createBillingRepository(db),
     mailboxes: createMailboxesRepository(db),
     preview: createPreviewRepository(db),
     scans: createScansRepository(db),

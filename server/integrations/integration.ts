@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
-// An integration is a third-party service the product uses only when its keys are set (Google, Microsoft;
-// Stripe, Contentful and analytics will be the next ones). Each owns its slice of the environment: the
+// An integration is a third-party service the product uses only when its keys are set (Google, Microsoft,
+// Stripe, analytics, Contentful). Each owns its slice of the environment: the
 // schema that reads its variables into its part of Config, whether that part turns it on, and what users
 // are told while it is off. The variables' names go to the start-up log, README and .env.example, never
 // to users: they cannot set them, and a public page should not describe the server's configuration.

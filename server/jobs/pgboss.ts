@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { JobHandlers, JobName, JobPayloads, JobQueue } from './queue.js';
+import type { JobHandler, JobHandlers, JobName, JobPayloads, JobQueue } from './queue.js';
 
 // The job queue port on PostgreSQL: jobs live in the database, so any process started with
 // the worker role can run them and a job survives the process that enqueued it. The `stately`
@@ -24,6 +24,17 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   const names = Object.keys(options.handlers) as JobName[];
+  /** Runs this process's handler for each job of `name` (typed per job: its payload is its handler's). */
+  const work = async <N extends JobName>(name: N): Promise<void> => {
+    const handler: JobHandler<N> = options.handlers[name];
+    await boss.work<JobPayloads[N]>(
+      name,
+      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([job]) => {
+        if (job) await handler(job.data, 1);
+      },
+    );
+  };
   for (const name of names) {
     if (!(await boss.getQueue(name))) {
       await boss.createQueue(name, {
@@ -34,16 +45,7 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
         retryBackoff: true,
       });
     }
-    if (options.work) {
-      const handler = options.handlers[name];
-      await boss.work<JobPayloads[typeof name]>(
-        name,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async ([job]) => {
-          if (job) await handler(job.data, 1);
-        },
-      );
-    }
+    if (options.work) await work(name);
   }
 
   return {

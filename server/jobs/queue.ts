@@ -10,6 +10,8 @@
 export interface JobPayloads {
   /** Scan a mailbox, or check it for new mail when it was scanned before (features/scans). */
   'scan-mailbox': { mailboxId: string };
+  /** Re-read a Stripe customer's subscriptions after a webhook event (features/billing). */
+  'billing-sync': { customerId: string };
 }
 
 export type JobName = keyof JobPayloads;

@@ -162,6 +162,7 @@ export function createAccountsRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('billing_accounts').where('user_id', '=', userId).execute();
         await deleteMailboxContents(
           trx,
           trx.selectFrom('mailboxes').select('id').where('user_id', '=', userId),

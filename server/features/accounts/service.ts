@@ -216,11 +216,6 @@ export function createAccountsService({
       sessionsEnded({ userId, exceptSessionId: null });
       if (user) await afterDelete?.({ id: user.id, email: user.email });
     },
-
-    async hasActiveSubscription(userId: string): Promise<boolean> {
-      const user = await repo.findUserById(userId);
-      return user?.plan === 'premium';
-    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Db } from '../../db/index.js';
 import type { MailboxProvider, MailboxStatus } from '../../db/schema.js';
 import type { MailboxCredentials } from '../../mail/index.js';
@@ -77,6 +77,22 @@ export interface ImapMailboxFields {
   imap_secure: number | null;
 }
 
+/**
+ * Whether the user may have one more mailbox under `limit` (null: no limit). Locks the user's row first
+ * (PostgreSQL waits for a concurrent add of the same user; SQLite runs one write at a time), so two adds
+ * racing on the free trial cannot both pass the count.
+ */
+async function belowMailboxLimit(trx: Db, userId: string, limit: number | null): Promise<boolean> {
+  if (limit === null) return true;
+  await trx.updateTable('users').set({ plan: sql`plan` }).where('id', '=', userId).execute();
+  const row = await trx
+    .selectFrom('mailboxes')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n) < limit;
+}
+
 export function createMailboxesRepository(db: Db) {
   /** Sets the status, and the last error when one is given. */
   async function setStatus(mailboxId: string, status: MailboxStatus, lastError?: string): Promise<void> {
@@ -100,11 +116,22 @@ export function createMailboxesRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async insertImap(id: string, userId: string, fields: ImapMailboxFields, now: number): Promise<void> {
-      await db
-        .insertInto('mailboxes')
-        .values({ id, user_id: userId, ...fields, status: 'active', created_at: now })
-        .execute();
+    /** A new IMAP mailbox; false (nothing stored) when the user is at `limit` mailboxes. */
+    async insertImap(
+      id: string,
+      userId: string,
+      fields: ImapMailboxFields,
+      now: number,
+      limit: number | null = null,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        if (!(await belowMailboxLimit(trx, userId, limit))) return false;
+        await trx
+          .insertInto('mailboxes')
+          .values({ id, user_id: userId, ...fields, status: 'active', created_at: now })
+          .execute();
+        return true;
+      });
     },
 
     /** The same mailbox connected again: new credentials, and what was found is kept. */
@@ -126,7 +153,8 @@ export function createMailboxesRepository(db: Db) {
       userId: string,
       grant: { provider: MailboxProvider; email: string; secret: string },
       now: number,
-    ): Promise<{ mailboxId: string; created: boolean }> {
+      limit: number | null = null,
+    ): Promise<{ mailboxId: string; created: boolean } | { limited: true }> {
       return db.transaction().execute(async (trx) => {
         const find = () =>
           trx
@@ -135,6 +163,7 @@ export function createMailboxesRepository(db: Db) {
             .where('user_id', '=', userId)
             .where('email', '=', grant.email);
         const existing = await find().executeTakeFirst();
+        if (!existing && !(await belowMailboxLimit(trx, userId, limit))) return { limited: true };
         if (!existing) {
           const newId = randomUUID();
           const inserted = await trx

@@ -5,6 +5,7 @@ import type {
   EmailAccount,
   MailboxProvider,
 } from '../../../contract/api.js';
+import { BILLING_MESSAGES } from '../../../contract/api.js';
 import {
   imapServerRule,
   type OAuthMailboxProvider,
@@ -34,6 +35,15 @@ export interface MailboxesDeps {
   allowedHosts?: ReadonlySet<string>;
   /** Resolver of the host typed (the same the connections use; tests play DNS). */
   lookup?: HostLookup;
+  /** How many mailboxes the user may have (the free trial's limit); null: no limit. */
+  mailboxLimit?: (userId: string) => Promise<number | null>;
+}
+
+/** Adding another mailbox needs a plan (401, the text the add-account screen shows). */
+export class MailboxLimitError extends HttpError {
+  constructor() {
+    super(401, BILLING_MESSAGES.subscriptionRequired);
+  }
 }
 
 /** The providers connected through OAuth (contract/providers.ts); their secret is a refresh token. */
@@ -65,6 +75,7 @@ export function createMailboxesService({
   now = Date.now,
   allowedHosts = new Set(),
   lookup,
+  mailboxLimit = async () => null,
 }: MailboxesDeps) {
   const repo = repos.mailboxes;
 
@@ -94,6 +105,10 @@ export function createMailboxesService({
       if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
       const email = normalizeEmail(body.email);
       const existing = await repo.findByEmail(userId, email);
+      // Re-connecting a mailbox is always allowed; a new one may need a plan. Checked before logging in to
+      // the mail server, and again when storing (two adds at once).
+      const limit = existing ? null : await mailboxLimit(userId);
+      if (limit !== null && (await repo.listForUser(userId)).length >= limit) throw new MailboxLimitError();
       const id = existing?.id ?? randomUUID();
       const candidate: ImapMailboxFields = {
         provider,
@@ -115,7 +130,7 @@ export function createMailboxesService({
       }
       // Same mailbox again (a new app password after a revoked one): keep what was found.
       if (existing) await repo.reconnectImap(id, candidate);
-      else await repo.insertImap(id, userId, candidate, now());
+      else if (!(await repo.insertImap(id, userId, candidate, now(), limit))) throw new MailboxLimitError();
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
     },
@@ -132,7 +147,13 @@ export function createMailboxesService({
     ): Promise<{ mailboxId: string; created: boolean }> {
       const email = normalizeEmail(grant.email);
       const secret = secrets.seal(grant.refreshToken);
-      const result = await repo.upsertOAuth(userId, { provider: grant.provider, email, secret }, now());
+      const result = await repo.upsertOAuth(
+        userId,
+        { provider: grant.provider, email, secret },
+        now(),
+        await mailboxLimit(userId),
+      );
+      if ('limited' in result) throw new MailboxLimitError();
       await requestScan(result.mailboxId);
       return result;
     },

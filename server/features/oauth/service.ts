@@ -1,7 +1,7 @@
 import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { normalizeEmail, validateEmail } from '../../../contract/validation.js';
 import type { AccountsService } from '../accounts/service.js';
-import type { MailboxesService } from '../mailboxes/service.js';
+import { type MailboxesService, MailboxLimitError } from '../mailboxes/service.js';
 import { codeChallenge, newFlow, type OAuthFlow } from './flow.js';
 import { IdTokenError, identityFromClaims, type OAuthIdentity, readIdToken } from './id-token.js';
 import {
@@ -43,7 +43,8 @@ export interface OAuthDeps {
 
 export interface CompletedSignin {
   userId: string;
-  mailboxId: string;
+  /** null: a sign-in whose mailbox was not connected (the free trial has its one mailbox already). */
+  mailboxId: string | null;
   /** A new session, for intents signin and signup. */
   sessionToken: string | null;
   /** Whether a user was created (sign-up, or a first sign-in with this address). */
@@ -198,11 +199,19 @@ export function createOAuthService({
         }
         ({ userId, created: userCreated } = await accounts.findOrCreateVerifiedUser(email));
       }
-      const { mailboxId } = await mailboxes.connectOAuth(userId, {
-        provider: p.mailboxProvider,
-        email,
-        refreshToken: tokens.refresh_token,
-      });
+      let mailboxId: string | null = null;
+      try {
+        ({ mailboxId } = await mailboxes.connectOAuth(userId, {
+          provider: p.mailboxProvider,
+          email,
+          refreshToken: tokens.refresh_token,
+        }));
+      } catch (error) {
+        if (!(error instanceof MailboxLimitError)) throw error;
+        // Adding a mailbox needs a plan; signing in does not: the user gets in with the mailbox they have.
+        if (flow.intent === 'add')
+          throw new OAuthFailure('subscription_required', 'mailbox limit of the free trial');
+      }
       const sessionToken = flow.intent === 'add' ? null : (await accounts.openSession(userId)).token;
       return { userId, mailboxId, sessionToken, userCreated };
     },

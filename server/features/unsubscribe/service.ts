@@ -33,6 +33,11 @@ export interface UnsubscribeDeps {
   flightMaxWaitMs?: number;
   now?: () => number;
   log?: { warn: (obj: object, msg: string) => void };
+  /**
+   * Takes one of the free trial's unsubscribes for a sender before anything is sent (402 when none is
+   * left); `release` gives it back when the attempt did not unsubscribe. Absent: nothing is limited.
+   */
+  reserveUnsubscribe?: (userId: string, senderId: string) => Promise<{ release(): Promise<void> }>;
 }
 
 export const MESSAGES = {
@@ -71,6 +76,7 @@ export interface BlockOptions {
 
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { repos, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
+  const reserve = deps.reserveUnsubscribe ?? (async () => ({ release: async () => {} }));
   const { unsubscribe: repo, mailboxes, settings: settingsRepo } = repos;
   const { single, reconcileAbandoned } = createFlights({
     repo,
@@ -113,6 +119,41 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     return method === 'block'
       ? result(row, method, { blockedAndTrashed: true })
       : result(row, method, { oneClickUnsubscribeSuccess: true });
+  }
+
+  /** Whether an answer moved the sender to unsubscribed (what uses one of the trial's unsubscribes). */
+  const unsubscribed = (answer: UnsubscribeResult) =>
+    !answer.authUrl && (answer.oneClickUnsubscribeSuccess || answer.blockedAndTrashed);
+
+  /**
+   * Runs `task`, which may move the sender to unsubscribed, holding one of the trial's unsubscribes: taken
+   * before the task contacts anyone, given back when it fails or leaves the sender where it was. A sender
+   * already unsubscribed needs none (the task only answers what was done).
+   */
+  async function counted<T>(
+    userId: string,
+    row: Row,
+    task: () => Promise<T>,
+    moved: (answer: T) => boolean,
+  ): Promise<T> {
+    if (row.category === 'unsubscribed') return task();
+    const allowance = await reserve(userId, row.id);
+    const giveBack = async () => {
+      try {
+        await allowance.release();
+      } catch (error) {
+        log?.warn({ senderId: row.id, err: (error as Error).message }, 'trial unsubscribe not given back');
+      }
+    };
+    let answer: T;
+    try {
+      answer = await task();
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
+    if (!moved(answer)) await giveBack();
+    return answer;
   }
 
   async function needsReauth(row: Row, method: UnsubscribeMethod): Promise<UnsubscribeResult> {
@@ -250,6 +291,22 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     return item;
   }
 
+  /** The user's "Yes, unsubscribed": a receipt, and the sender moves to unsubscribed. */
+  async function confirmed(userId: string, row: Row): Promise<Subscription> {
+    await repo.receipt(
+      userId,
+      row.id,
+      {
+        method: 'manual',
+        target: parseList(row.unsubscribe_http)[0] ?? row.address,
+        ok: true,
+        detail: 'confirmed by the user',
+      },
+      now(),
+    );
+    return subscriptions.setCategory(userId, row.id, 'unsubscribed');
+  }
+
   return {
     /** POST /unsubscribe. */
     async unsubscribe(
@@ -258,7 +315,10 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       options: BlockOptions = {},
     ): Promise<UnsubscribeResult> {
       const op = options.confirmBlock ? 'unsubscribe-confirmed' : 'unsubscribe';
-      return single(op, userId, senderId, async () => run(userId, await load(userId, senderId), options));
+      return single(op, userId, senderId, async () => {
+        const row = await load(userId, senderId);
+        return counted(userId, row, () => run(userId, row, options), unsubscribed);
+      });
     },
 
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
@@ -269,7 +329,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         const rule = await repo.blockRule(row.mailbox_id, row.address);
         // Already blocked (a double click, or a retry after success): nothing to do again.
         if (rule && row.category === 'unsubscribed') return result(row, 'block', { blockedAndTrashed: true });
-        return block(userId, row, options);
+        return counted(userId, row, () => block(userId, row, options), unsubscribed);
       });
       return blockAnswer(userId, senderId, answer);
     },
@@ -347,20 +407,13 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     /** The user confirms they unsubscribed on the sender's page (POST /manual-unsubscribe). */
     async confirmManual(userId: string, senderId: string): Promise<Subscription> {
       const row = await load(userId, senderId);
-      if (row.category !== 'unsubscribed') {
-        await repo.receipt(
-          userId,
-          row.id,
-          {
-            method: 'manual',
-            target: parseList(row.unsubscribe_http)[0] ?? row.address,
-            ok: true,
-            detail: 'confirmed by the user',
-          },
-          now(),
-        );
-      }
-      return subscriptions.setCategory(userId, senderId, 'unsubscribed');
+      if (row.category === 'unsubscribed') return subscriptions.setCategory(userId, senderId, 'unsubscribed');
+      return counted(
+        userId,
+        row,
+        () => confirmed(userId, row),
+        () => true,
+      );
     },
 
     /** At start: settles the runs a stopped process left behind (flights.ts). */

@@ -7,23 +7,25 @@ import {
 } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
+import type { BillingService } from '../../features/billing/service.js';
 import type { SettingsService } from '../../features/settings/service.js';
 
 export interface AccountRouteOptions {
   accounts: AccountsService;
+  billing: BillingService;
   settings: SettingsService;
 }
 
 // The signed-in user's account: plan, settings, deletion (registered under routes/signed-in.ts).
 export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
   app,
-  { accounts, settings },
+  { accounts, billing, settings },
 ) => {
   app.get(
     API.subscriptionStatus,
     { schema: { response: { 200: statusResponseSchema } } },
     async (request) => ({
-      status: await accounts.hasActiveSubscription(request.user.userId),
+      status: await billing.hasActiveSubscription(request.user.userId),
     }),
   );
 
@@ -41,6 +43,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
     API.deleteAccount,
     { schema: { response: { 200: messageResponseSchema } } },
     async (request, reply) => {
+      // A paid plan ends with the account: nobody is charged for an account that no longer exists.
+      await billing.cancelForDeletion(request.user.userId);
       await accounts.deleteAccount(request.user.userId);
       reply.endSession();
       return { message: 'Your account and everything stored with it has been deleted.' };

@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { oauthCallbackQuerySchema, oauthStartQuerySchema } from '../../../contract/api.js';
+import {
+  AUTH_EVENT_COOKIE,
+  authEventValue,
+  oauthCallbackQuerySchema,
+  oauthStartQuerySchema,
+} from '../../../contract/api.js';
 import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
 import { SCREENS } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
@@ -135,6 +140,15 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
           // Signing in as this account replaces whatever session the browser had.
           if (user) await accounts.logout(request.cookies[SESSION_COOKIE]);
           reply.startSession(done.sessionToken);
+          // For the page's analytics (sent only with the visitor's consent): what this sign-in was.
+          reply.setCookie(
+            AUTH_EVENT_COOKIE,
+            authEventValue({
+              event: done.userCreated ? 'sign_up' : 'login',
+              method: provider === 'google' ? 'Google' : 'Microsoft',
+            }),
+            { path: '/', sameSite: 'lax', secure: secureCookies, httpOnly: false, maxAge: 60 },
+          );
         }
         request.log.info(
           {

@@ -45,7 +45,8 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRouteOptions> = async (
       };
       return {
         productName: 'Inbox Genie',
-        billing: false,
+        billing: config.stripe !== null,
+        gaMeasurementId: config.gaMeasurementId,
         logoBaseUrl: config.logoBaseUrl,
         providers: { google: availability('google'), outlook: availability('outlook') },
       };

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireSession } from '../plugins/session.js';
 import { type AccountRouteOptions, accountRoutes } from './account.js';
+import { type BillingRouteOptions, billingRoutes } from './billing.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
 import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptions.js';
 
 export type SignedInRouteOptions = AccountRouteOptions &
+  BillingRouteOptions &
   MailboxRouteOptions &
   PreviewRouteOptions &
   SubscriptionRouteOptions;
@@ -24,4 +26,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(mailboxRoutes, options);
   await app.register(subscriptionRoutes, options);
   await app.register(previewRoutes, options);
+  await app.register(billingRoutes, options);
 };

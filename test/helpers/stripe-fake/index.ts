@@ -73,6 +73,14 @@ export async function startStripeFake(options: StripeFakeOptions = {}) {
     webhookSecret,
     /** The seeded prices' ids. */
     prices: { monthly: state.monthlyPriceId, yearly: state.yearlyPriceId },
+    /** The product's settings for billing against this fake (the variables of .env.example). */
+    env: (): Record<string, string> => ({
+      STRIPE_SECRET_KEY: secretKey,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_PRICE_MONTHLY: state.monthlyPriceId,
+      STRIPE_PRICE_YEARLY: state.yearlyPriceId,
+      STRIPE_API_URL: origin,
+    }),
     /** Every event made, oldest first (also what GET /v1/events/:id serves). */
     events: (): Json[] => events.events,
     /** Every webhook delivery with the endpoint's answer, in the order answered. */

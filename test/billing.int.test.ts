@@ -1,0 +1,438 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BillingState, Subscription } from '../contract/api.js';
+import { Client, createTestApp, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
+import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { daysAgo, rawMessage } from './helpers/mail.js';
+import { type StripeFake, startStripeFake } from './helpers/stripe-fake/index.js';
+import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+
+// Plans and billing against the local Stripe fake, driven through the product's API and its webhook, on
+// SQLite and PostgreSQL: signatures, redeliveries, events out of order, the success redirect before any
+// webhook, one customer per user, and the free trial's limits on a real mailbox (Dovecot + SMTP peer).
+
+let fake: StripeFake;
+let dovecot: Dovecot;
+beforeAll(async () => {
+  [fake, dovecot] = await Promise.all([
+    startStripeFake({ prices: { monthly: { unit_amount: 999 }, yearly: { unit_amount: 9999 } } }),
+    startDovecot(),
+  ]);
+});
+afterAll(async () => {
+  await fake?.close();
+  await dovecot?.stop();
+});
+
+const stripeEnv = () => fake.env();
+
+/** The app listens on loopback so the fake can deliver its events to the webhook. */
+async function listening(t: TestApp): Promise<void> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  fake.setWebhookUrl(`http://127.0.0.1:${port}/stripe/webhook`);
+}
+
+/** Every delivery answered and every sync it queued done. */
+async function settle(t: TestApp): Promise<void> {
+  await fake.settled();
+  await t.app.jobs.idle();
+}
+
+const sessionIdOf = (url: string) => /\/c\/pay\/(cs_test_\w+)/.exec(url)?.[1];
+
+async function checkout(client: Client, interval: 'monthly' | 'yearly' = 'monthly') {
+  const res = await client.post(`/get-${interval}-payment-link`, {
+    originalUrl: 'http://localhost:3000/pricing',
+  });
+  expect(res.statusCode).toBe(200);
+  const { url } = res.json() as { url: string };
+  return { url, sessionId: sessionIdOf(url) };
+}
+
+const billing = async (client: Client) => (await client.get('/get-billing')).json() as BillingState;
+const status = async (client: Client) => (await client.get('/subscription-status/')).json().status as boolean;
+
+/** A signed-up user on an app with billing on, listening for webhooks. */
+async function billedUser(dialect: Dialect, apps: TestApp[]) {
+  const t = await createTestApp(dialect, stripeEnv());
+  apps.push(t);
+  await listening(t);
+  const client = new Client(t.app);
+  const email = uniqueEmail('billing');
+  expect((await client.post('/auth/signup', { email, password: 'long enough' })).statusCode).toBe(200);
+  const userId = (
+    await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+  ).id;
+  return { t, client, email, userId };
+}
+
+describe.each(DIALECTS)('billing on %s', (dialect) => {
+  const apps: TestApp[] = [];
+  const users: YahooUser[] = [];
+  afterEach(async () => {
+    await fake.settled();
+    if (fake.pendingEvents().length > 0) await fake.releaseEvents();
+    fake.setWebhookUrl(undefined);
+    for (const t of apps.splice(0)) await t.close();
+    for (const u of users.splice(0)) await u.close();
+  });
+
+  it('checks the webhook signature: valid 200, tampered, missing or stale 400, without a CSRF token', async () => {
+    const { t } = await billedUser(dialect, apps);
+    const payload = JSON.stringify({
+      id: `evt_test_${Date.now()}`,
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_x', object: 'customer' } },
+    });
+    const post = (body: string, signature?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/stripe/webhook',
+        headers: {
+          'content-type': 'application/json',
+          ...(signature ? { 'stripe-signature': signature } : {}),
+        },
+        payload: body,
+      });
+    expect((await post(payload, fake.sign(payload))).statusCode).toBe(200);
+    const tampered = payload.replace('cus_x', 'cus_y');
+    expect((await post(tampered, fake.sign(payload))).statusCode).toBe(400);
+    expect((await post(payload)).statusCode).toBe(400);
+    const stale = fake.sign(payload, Math.floor(Date.now() / 1000) - 3600);
+    const staleAnswer = await post(payload, stale);
+    expect(staleAnswer.statusCode).toBe(400);
+    expect(staleAnswer.json()).toEqual({ received: false, message: 'Invalid Stripe signature.' });
+    // Every other state-changing call still needs its CSRF token.
+    const client = new Client(t.app);
+    await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    const noToken = await client.post('/get-monthly-payment-link', {}, { csrf: false });
+    expect(noToken.statusCode).toBe(403);
+    const noTokenPortal = await client.post('/get-billing-portal-link', {}, { csrf: false });
+    expect(noTokenPortal.statusCode).toBe(403);
+  });
+
+  it('pays through Checkout: one customer for two parallel clicks, premium after the webhook, portal after that', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    expect(await status(client)).toBe(false);
+    const before = fake.requests().filter((r) => r.method === 'POST' && r.path === '/v1/customers').length;
+    const [a, b] = await Promise.all([checkout(client), checkout(client, 'yearly')]);
+    const created = fake.requests().filter((r) => r.method === 'POST' && r.path === '/v1/customers');
+    // Two customer creations may reach Stripe; the idempotency key makes them one customer.
+    const customerIds = new Set(
+      (
+        await t.db
+          .selectFrom('billing_accounts')
+          .select('customer_id')
+          .where('user_id', '=', userId)
+          .execute()
+      ).map((r) => r.customer_id),
+    );
+    expect(customerIds.size).toBe(1);
+    const customerId = [...customerIds][0]!;
+    expect(created.length - before).toBeGreaterThanOrEqual(1);
+    expect(
+      created
+        .slice(before)
+        .every((r) => r.params.metadata && (r.params.metadata as { userId: string }).userId === userId),
+    ).toBe(true);
+    expect(a.sessionId).toBeTruthy();
+    expect(b.sessionId).toBeTruthy();
+    const sessions = fake
+      .requests()
+      .filter((r) => r.path === '/v1/checkout/sessions' && r.params.client_reference_id === userId);
+    expect(sessions).toHaveLength(2);
+    const session = sessions[0]!;
+    expect(session.params).toMatchObject({
+      mode: 'subscription',
+      customer: customerId,
+      client_reference_id: userId,
+      cancel_url: 'http://localhost:3000/pricing',
+      success_url: 'http://localhost:3000/stripe/checkout-return?session_id={CHECKOUT_SESSION_ID}',
+    });
+
+    fake.completeCheckout(a.sessionId!);
+    await settle(t);
+    expect(await status(client)).toBe(true);
+    const state = await billing(client);
+    expect(state).toMatchObject({
+      enabled: true,
+      plan: 'premium',
+      status: 'active',
+      interval: 'month',
+      cancelAtPeriodEnd: false,
+      hasCustomer: true,
+      usage: { unsubscribesLimit: null, mailboxesLimit: null },
+    });
+    expect(Date.parse(state.currentPeriodEnd!)).toBeGreaterThan(Date.now() + 25 * 86_400_000);
+
+    // A second Checkout would make a second subscription: a paying user gets the portal instead.
+    const again = await client.post('/get-yearly-payment-link', {
+      originalUrl: 'http://localhost:3000/pricing',
+    });
+    expect(again.json().url).toMatch(/\/p\/session\//);
+    expect(fake.subscriptionsOf(customerId)).toHaveLength(1);
+  });
+
+  it('ends premium on the success redirect while the webhooks are held back', async () => {
+    const { t, client } = await billedUser(dialect, apps);
+    fake.holdEvents();
+    const { sessionId } = await checkout(client);
+    fake.completeCheckout(sessionId!);
+    const back = await client.get(`/stripe/checkout-return?session_id=${sessionId}`);
+    expect(back.statusCode).toBe(302);
+    expect(back.headers.location).toBe('/genie/billing?checkout=success');
+    expect(await status(client)).toBe(true);
+    // The held events arrive late, in any order: the plan stays as Stripe says.
+    await fake.releaseEvents('reverse');
+    await settle(t);
+    expect(await status(client)).toBe(true);
+  });
+
+  it('does not sync a Checkout session of another user from the success redirect', async () => {
+    const first = await billedUser(dialect, apps);
+    fake.holdEvents();
+    const { sessionId } = await checkout(first.client);
+    fake.completeCheckout(sessionId!);
+    const other = new Client(first.t.app);
+    await other.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    const back = await other.get(`/stripe/checkout-return?session_id=${sessionId}`);
+    expect(back.headers.location).toBe('/genie/billing');
+    expect(await status(other)).toBe(false);
+    expect(await status(first.client)).toBe(false);
+    const signedOut = await first.t.app.inject({ url: `/stripe/checkout-return?session_id=${sessionId}` });
+    expect(signedOut.headers.location).toBe('/signin');
+  });
+
+  it('reads Stripe again for each event, so redeliveries and events out of order end as Stripe says', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const { sessionId } = await checkout(client);
+    fake.completeCheckout(sessionId!);
+    await settle(t);
+    expect(await status(client)).toBe(true);
+    const account = await t.db
+      .selectFrom('billing_accounts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const subscriptionId = account.subscription_id!;
+
+    // Cancel at period end through the portal: still premium, with the end date.
+    fake.holdEvents();
+    fake.setCancelAtPeriodEnd(subscriptionId, true);
+    // Then the period ends; the events arrive newest first.
+    fake.advanceToPeriodEnd(subscriptionId);
+    await fake.releaseEvents('reverse');
+    await settle(t);
+    expect(await status(client)).toBe(false);
+    expect(await billing(client)).toMatchObject({ plan: 'free', status: 'canceled' });
+
+    // A redelivery of an event handled before: 200, nothing read from Stripe again.
+    const event = fake.events().find((e) => e.type === 'customer.subscription.updated')!;
+    const lists = () =>
+      fake.requests().filter((r) => r.method === 'GET' && r.path === '/v1/subscriptions').length;
+    const listed = lists();
+    await fake.redeliver(event.id as string);
+    await settle(t);
+    const last = fake.deliveries().at(-1)!;
+    expect(last).toMatchObject({ eventId: event.id, status: 200 });
+    expect(lists()).toBe(listed);
+    const stored = await t.db
+      .selectFrom('stripe_events')
+      .selectAll()
+      .where('id', '=', event.id as string)
+      .execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.processed_at).not.toBeNull();
+  });
+
+  it('shows the end date after a cancel at period end and keeps premium until then; the portal return syncs', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const { sessionId } = await checkout(client, 'yearly');
+    fake.completeCheckout(sessionId!);
+    await settle(t);
+    const { subscription_id } = await t.db
+      .selectFrom('billing_accounts')
+      .select('subscription_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const portal = await client.post('/get-billing-portal-link', {
+      originalUrl: 'http://localhost:3000/genie/billing',
+    });
+    expect(portal.statusCode).toBe(200);
+    expect(portal.json().url).toMatch(/\/p\/session\//);
+    const portalCall = fake
+      .requests()
+      .filter((r) => r.path === '/v1/billing_portal/sessions')
+      .at(-1)!;
+    expect(portalCall.params.return_url).toBe(
+      'http://localhost:3000/stripe/portal-return?to=%2Fgenie%2Fbilling',
+    );
+    fake.holdEvents();
+    fake.setCancelAtPeriodEnd(subscription_id!, true);
+    const back = await client.get('/stripe/portal-return?to=%2Fgenie%2Fbilling');
+    expect(back.headers.location).toBe('/genie/billing');
+    expect(await billing(client)).toMatchObject({
+      plan: 'premium',
+      interval: 'year',
+      cancelAtPeriodEnd: true,
+    });
+    expect(await status(client)).toBe(true);
+    // Another site as the way back is ignored.
+    const away = await client.get('/stripe/portal-return?to=%2F%2Fevil.example%2F');
+    expect(away.headers.location).toBe('/genie/billing');
+  });
+
+  it('cancels the subscription when the account is deleted', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const { sessionId } = await checkout(client);
+    fake.completeCheckout(sessionId!);
+    await settle(t);
+    const { customer_id } = await t.db
+      .selectFrom('billing_accounts')
+      .select('customer_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect((await client.delete('/delete-account')).statusCode).toBe(200);
+    expect(fake.subscriptionsOf(customer_id).map((s) => s.status)).toEqual(['canceled']);
+    expect(await t.db.selectFrom('billing_accounts').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('answers 500 when the event cannot be stored, so Stripe sends it again', async () => {
+    const { t } = await billedUser(dialect, apps);
+    const payload = JSON.stringify({
+      id: `evt_test_store_${Date.now()}`,
+      object: 'event',
+      type: 'invoice.paid',
+      data: { object: { id: 'in_x', object: 'invoice', customer: 'cus_nobody' } },
+    });
+    await t.db.schema.dropTable('stripe_events').execute();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(payload) },
+      payload,
+    });
+    expect(res.statusCode).toBe(500);
+  });
+
+  describe('the free trial', () => {
+    /** Newsletters whose only way out is a mailto (sent through the user's SMTP peer). */
+    const newsletters = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        rawMessage({
+          from: `News ${i} <news${i}@trial.example>`,
+          subject: `Issue ${i}`,
+          date: daysAgo(1),
+          listUnsubscribe: `<mailto:leave${i}@trial.example>`,
+        }),
+      );
+
+    async function trialUser(env: Record<string, string>, messages = newsletters(12)) {
+      const user = await yahooUser(dovecot, dialect, messages, env);
+      users.push(user);
+      const list = (await user.client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+      const ids = list.map((s) => s.id);
+      return { ...user, ids };
+    }
+
+    const unsubscribe = (client: Client, id: string) => client.post('/unsubscribe', { subscriptionId: id });
+
+    it('allows ten unsubscribes; the 10th and 11th in parallel: exactly one 402, and nothing sent for it', async () => {
+      const { client, smtp, ids } = await trialUser(stripeEnv());
+      expect(ids).toHaveLength(12);
+      for (const id of ids.slice(0, 9)) expect((await unsubscribe(client, id)).statusCode).toBe(200);
+      expect(smtp.received).toHaveLength(9);
+      const answers = await Promise.all([unsubscribe(client, ids[9]!), unsubscribe(client, ids[10]!)]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 402]);
+      const refused = answers.find((a) => a.statusCode === 402)!;
+      expect(refused.json().message).toMatch(/free trial includes 10 unsubscribes/);
+      expect(smtp.received).toHaveLength(10);
+      // Used up: confirming a manual unsubscribe and blocking need a plan too.
+      expect((await unsubscribe(client, ids[11]!)).statusCode).toBe(402);
+      expect((await client.post('/manual-unsubscribe', { subscriptionId: ids[11] })).statusCode).toBe(402);
+      expect((await client.post('/block-subscription', { subscriptionId: ids[11] })).statusCode).toBe(402);
+      expect(smtp.received).toHaveLength(10);
+      // A sender already unsubscribed answers what was done, without using anything.
+      expect((await unsubscribe(client, ids[0]!)).statusCode).toBe(200);
+      expect(await billing(client)).toMatchObject({
+        plan: 'free',
+        usage: { unsubscribesUsed: 10, unsubscribesLimit: 10, mailboxes: 1, mailboxesLimit: 1 },
+      });
+    });
+
+    it('gives an unsubscribe back when the attempt changes nothing, and counts a sender kept and unsubscribed again once', async () => {
+      const { client, smtp, ids } = await trialUser(stripeEnv(), newsletters(2));
+      smtp.mode = 'refuse';
+      const failed = await unsubscribe(client, ids[0]!);
+      expect(failed.statusCode).toBe(502);
+      expect((await billing(client)).usage.unsubscribesUsed).toBe(0);
+      smtp.mode = 'accept';
+      expect((await unsubscribe(client, ids[0]!)).statusCode).toBe(200);
+      expect((await client.post('/keep-subscription', { subscriptionId: ids[0] })).statusCode).toBe(200);
+      expect((await unsubscribe(client, ids[0]!)).statusCode).toBe(200);
+      expect((await billing(client)).usage.unsubscribesUsed).toBe(1);
+    });
+
+    it('refuses a second mailbox with 401 Subscription required, allows re-connecting the first, and both on premium', async () => {
+      const { t, client, email, password } = await trialUser(stripeEnv(), newsletters(1));
+      const second = uniqueEmail('second').replace('@example.com', '@yahoo.com');
+      await dovecot.addUser({ user: second, password: 'second password' });
+      const add = await client.post('/auth/yahoo', { email: second, appPassword: 'second password' });
+      expect(add.statusCode).toBe(401);
+      expect(add.json()).toEqual({ message: 'Subscription required' });
+      expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
+      await listening(t);
+      const { sessionId } = await checkout(client);
+      fake.completeCheckout(sessionId!);
+      await settle(t);
+      expect(
+        (await client.post('/auth/yahoo', { email: second, appPassword: 'second password' })).statusCode,
+      ).toBe(200);
+      const accounts = (await client.get('/get-email-accounts')).json().data as unknown[];
+      expect(accounts).toHaveLength(2);
+    });
+
+    it('limits nothing with billing off', async () => {
+      const { client, smtp, ids } = await trialUser({});
+      for (const id of ids) expect((await unsubscribe(client, id)).statusCode).toBe(200);
+      expect(smtp.received).toHaveLength(12);
+      expect(await status(client)).toBe(true);
+      expect((await client.get('/get-prices')).json()).toEqual({ data: [] });
+      expect((await client.post('/get-monthly-payment-link', {})).statusCode).toBe(404);
+      const second = uniqueEmail('second').replace('@example.com', '@yahoo.com');
+      await dovecot.addUser({ user: second, password: 'second password' });
+      expect(
+        (await client.post('/auth/yahoo', { email: second, appPassword: 'second password' })).statusCode,
+      ).toBe(200);
+      expect(await billing(client)).toMatchObject({
+        enabled: false,
+        plan: 'free',
+        usage: { unsubscribesLimit: null, mailboxesLimit: null },
+      });
+      expect((await client.get('/get-public-config')).json()).toMatchObject({
+        billing: false,
+        gaMeasurementId: null,
+      });
+    });
+  });
+
+  it('serves the two prices, cached, to anyone', async () => {
+    const t = await createTestApp(dialect, stripeEnv());
+    apps.push(t);
+    const calls = () => fake.requests().filter((r) => r.path.startsWith('/v1/prices/')).length;
+    const before = calls();
+    const first = await t.app.inject({ url: '/get-prices' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      data: [
+        { id: fake.prices.monthly, unit_amount: 999, currency: 'usd', recurring: { interval: 'month' } },
+        { id: fake.prices.yearly, unit_amount: 9999, currency: 'usd', recurring: { interval: 'year' } },
+      ],
+    });
+    await t.app.inject({ url: '/get-prices' });
+    expect(calls() - before).toBe(2);
+    expect((await t.app.inject({ url: '/get-public-config' })).json()).toMatchObject({ billing: true });
+  });
+});
