@@ -1,12 +1,18 @@
 // Typed wrappers of the API calls the screens make (docs/product.md §7); paths come from the contract.
+
+import { ANALYTICS_CLIENT_ID_HEADER } from '../../../contract/analytics.js';
 import type {
   AddMailboxBody,
   AppPasswordProvider,
   AuthResponse,
+  BillingState,
+  BlogListResponse,
+  BlogPost,
   ContactBody,
   CredentialsBody,
   EmailAccountsResponse,
   MessagePreviewBody,
+  PricesResponse,
   PublicConfig,
   ResetPasswordBody,
   Settings,
@@ -17,6 +23,7 @@ import type {
   SubscriptionMessagesResponse,
   SubscriptionsResponse,
   UnsubscribeResult,
+  UrlResponse,
 } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import { api } from './client';
@@ -62,3 +69,24 @@ export const blockSubscription = (subscriptionId: string, confirmBlock = false) 
   });
 /** The message's sanitized HTML (text/html); '' or 'Messages not found' when there is none (docs/product.md §3). */
 export const getMessagePreview = (body: MessagePreviewBody) => api.postText(API.messagePreview, body);
+
+/** The pricing calls carry the visitor's analytics client id when it is known (docs/product.md §7). */
+const analyticsHeaders = (clientId: string | null): Record<string, string> =>
+  clientId ? { [ANALYTICS_CLIENT_ID_HEADER]: clientId } : {};
+
+export const getPrices = (clientId: string | null) =>
+  api.get<PricesResponse>(API.prices, analyticsHeaders(clientId));
+/** Checkout for the monthly or yearly plan; `originalUrl`: where Checkout's cancel leads back. */
+export const getPaymentLink = (interval: 'month' | 'year', originalUrl: string, clientId: string | null) =>
+  api.post<UrlResponse>(
+    interval === 'month' ? API.monthlyPaymentLink : API.yearlyPaymentLink,
+    { originalUrl },
+    analyticsHeaders(clientId),
+  );
+export const getBillingPortalLink = (originalUrl: string) =>
+  api.post<UrlResponse>(API.billingPortalLink, { originalUrl });
+export const getBilling = () => api.get<BillingState>(API.billing);
+
+/** The blog: public calls, no session needed. */
+export const getBlogPosts = () => api.get<BlogListResponse>(API.blogPosts);
+export const getBlogPost = (id: string) => api.get<BlogPost>(API.blogPost(id));

@@ -4,8 +4,8 @@
 // (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
 // retried once.
 import type { CsrfTokenResponse, ErrorBody } from '../../../contract/api.js';
+import { MESSAGES } from '../../../contract/messages.js';
 import { API } from '../../../contract/routes.js';
-import { MESSAGES } from '../../../contract/validation.js';
 
 /** A failed call: the HTTP status (0 when the network failed), the server's message and its body. */
 export class ApiError extends Error {
@@ -88,9 +88,10 @@ async function call(
   path: string,
   accept: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
   retried = false,
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: accept };
+  const headers: Record<string, string> = { ...extraHeaders, Accept: accept };
   const token = method === 'GET' ? null : csrfToken();
   if (token) headers['X-CSRF-Token'] = await token;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -104,13 +105,18 @@ async function call(
   if (token && !retried && isCsrfRefusal(error)) {
     // Forget the refused token (unless a concurrent call already did and fetched a new one).
     if (csrfTokenLoad === token) csrfTokenLoad = null;
-    return call(method, path, accept, body, true);
+    return call(method, path, accept, body, extraHeaders, true);
   }
   throw error;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await readJson(await call(method, path, 'application/json', body))) as T;
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<T> {
+  return (await readJson(await call(method, path, 'application/json', body, headers))) as T;
 }
 
 /** A call answered with text (e.g. sanitized `text/html`); a failure still carries the JSON `{message}`. */
@@ -119,8 +125,10 @@ async function requestText(method: string, path: string, body?: unknown): Promis
 }
 
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
+  /** `headers`: extra request headers (e.g. the analytics client id of the pricing calls). */
+  get: <T>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
+  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+    request<T>('POST', path, body ?? {}, headers),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
   /** POST whose answer is read as text, not parsed as JSON. */

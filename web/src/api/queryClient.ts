@@ -1,9 +1,10 @@
 // The one QueryClient of the app and the failures every query and mutation shares (docs/product.md §8): a 403
-// means the session is gone and leads to the sign-in page, wherever it happens; a query answered 401
-// with a redirectUrl (a mailbox that needs re-authentication) goes there. What else a failure means
-// stays with the screen (alerts, banners).
+// means the session is gone and leads to the sign-in page, a 402 means a plan is needed and leads to
+// /pricing, wherever either happens; a query answered 401 with a redirectUrl (a mailbox that needs
+// re-authentication) goes there. What else a failure means stays with the screen (alerts, banners).
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isStatus, redirectUrlOf } from './client';
+import { ApiError, isStatus, redirectUrlOf } from './client';
+import { queryKeys } from './queryKeys';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -14,11 +15,44 @@ declare module '@tanstack/react-query' {
   }
 }
 
-export function createQueryClient({ onSessionLost }: { onSessionLost: () => void }): QueryClient {
-  return new QueryClient({
+/** Where a failure leads whatever the screen: the one place of the rule (docs/product.md §8). */
+export type GlobalNavigation = 'signin' | 'pricing';
+
+/** 403 → the sign-in page, 402 → /pricing; null: the screen decides. `status` null: no answer. */
+export function globalNavigation(status: number | null): GlobalNavigation | null {
+  if (status === 403) return 'signin';
+  if (status === 402) return 'pricing';
+  return null;
+}
+
+function statusOf(error: unknown): number | null {
+  return error instanceof ApiError && error.status > 0 ? error.status : null;
+}
+
+interface Handlers {
+  /** A 403: the session is gone. */
+  onSessionLost: () => void;
+  /** A 402: the free trial's limit is reached, a plan is needed. */
+  onPlanRequired: () => void;
+}
+
+export function createQueryClient({ onSessionLost, onPlanRequired }: Handlers): QueryClient {
+  /** Follows the global rule; true when it applied. */
+  function navigateFor(error: unknown): boolean {
+    const to = globalNavigation(statusOf(error));
+    if (to === 'signin') {
+      // The session is gone: the cached status says so too, or the sign-in page (which sends signed-in
+      // visitors to the app) and the app's session gate would send the visitor back and forth.
+      client.setQueryData(queryKeys.signinStatus, false);
+      onSessionLost();
+    }
+    if (to === 'pricing') onPlanRequired();
+    return to !== null;
+  }
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (isStatus(error, 403)) return onSessionLost();
+        if (navigateFor(error)) return;
         const redirectUrl = isStatus(error, 401) ? redirectUrlOf(error) : null;
         if (redirectUrl) return window.location.assign(redirectUrl);
         if (query.meta?.errorMessage) console.warn(query.meta.errorMessage, error);
@@ -26,7 +60,7 @@ export function createQueryClient({ onSessionLost }: { onSessionLost: () => void
     }),
     mutationCache: new MutationCache({
       onError: (error) => {
-        if (isStatus(error, 403)) onSessionLost();
+        navigateFor(error);
       },
     }),
     defaultOptions: {
@@ -41,4 +75,5 @@ export function createQueryClient({ onSessionLost }: { onSessionLost: () => void
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -8,6 +8,11 @@ export const queryKeys = {
   user: USER,
   signinStatus: ['signin-status'] as const,
   publicConfig: ['public-config'] as const,
+  /** The blog's cards and posts: the same for everyone. */
+  blogPosts: ['blog-posts'] as const,
+  blogPost: (id: string) => ['blog-post', id] as const,
+  /** The plans' prices: the same for everyone. */
+  prices: ['prices'] as const,
   /** Every subscription list; `subscriptions(category)` is one of them. */
   subscriptionLists: [...USER, 'subscriptions'] as const,
   subscriptions: (category: SubscriptionCategory) => [...USER, 'subscriptions', category] as const,
@@ -15,6 +20,8 @@ export const queryKeys = {
   emailAccounts: [...USER, 'email-accounts'] as const,
   settings: [...USER, 'settings'] as const,
   subscriptionStatus: [...USER, 'subscription-status'] as const,
+  /** The Billing screen's state (GET /get-billing). */
+  billing: [...USER, 'billing'] as const,
   /** Client state fed by the live events only (scan running, progress): see live.ts. */
   scan: [...USER, 'scan'] as const,
 };

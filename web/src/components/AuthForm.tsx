@@ -6,6 +6,8 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import type { FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
+import { Link } from 'react-router';
+import { SCREENS } from '../../../contract/routes.js';
 import { messageOf } from '../api/client';
 import { formMessage } from './formSchema';
 
@@ -22,12 +24,26 @@ export function AuthCard({ title, children }: { title?: string; children: ReactN
   );
 }
 
-export function ErrorBanner({ message }: { message: string | null }) {
+/** The failure above a form; `children` follow the message (e.g. a link to what helps). */
+export function ErrorBanner({ message, children }: { message: string | null; children?: ReactNode }) {
   if (!message) return null;
   return (
     <Alert variant="danger" role="alert">
       {message}
+      {children}
     </Alert>
+  );
+}
+
+/** " See plans" after a message asking for a plan (docs/product.md §8, 401 and the OAuth add flow). */
+export function SeePlansLink() {
+  return (
+    <>
+      {' '}
+      <Link to={SCREENS.pricing} className="alert-link">
+        See plans
+      </Link>
+    </>
   );
 }
 

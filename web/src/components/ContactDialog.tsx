@@ -3,25 +3,29 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { z } from 'zod';
-import { ALERTS, validateContact } from '../../../contract/validation.js';
+import { ALERTS, type ContactInput, contactFieldErrors } from '../../../contract/validation.js';
 import { sendEmail } from '../api/calls';
 import { messageOf } from '../api/client';
 import type { ContactPrefill } from './contact';
-import { formMessage, ruleSchema, useSchemaForm } from './formSchema';
+import { useSchemaForm } from './formSchema';
 
 const SEND_FAILED = 'Failed to send the message. Please try again.';
 
-/** The contact rule: one message for the whole form, shown above it. */
-const contactSchema = ruleSchema(
-  { name: z.string(), email: z.string(), subject: z.string(), message: z.string() },
-  validateContact,
-  () => 'name',
-);
+/** The contact rule field by field: each message shows under its own field. */
+const contactSchema = z
+  .object({ name: z.string(), email: z.string(), subject: z.string(), message: z.string() })
+  .superRefine((values, ctx) => {
+    for (const [field, message] of Object.entries(contactFieldErrors(values))) {
+      ctx.addIssue({ code: 'custom', message, path: [field] });
+    }
+  });
 
 /** Contact Us (docs/product.md §2): Name, Email address, Subject, Message; Send Message and Close. */
 export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; onClose: () => void }) {
   const titleId = useId();
+  const idPrefix = useId();
   const [show, setShow] = useState(true);
   const form = useSchemaForm(contactSchema, {
     name: '',
@@ -31,7 +35,8 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
   });
   const [sent, setSent] = useState(false);
   const busy = form.formState.isSubmitting || sent;
-  const error = formMessage(form.formState.errors);
+  const { errors } = form.formState;
+  const serverError = errors.root?.server?.message;
 
   const submit = form.handleSubmit(async ({ name, email, subject, message }) => {
     try {
@@ -44,6 +49,12 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
     }
   });
 
+  const field = (name: keyof ContactInput) => ({
+    id: `${idPrefix}-${name}`,
+    error: errors[name]?.message,
+    registration: form.register(name),
+  });
+
   return (
     <Modal show={show} onHide={() => setShow(false)} onExited={onClose} centered aria-labelledby={titleId}>
       <Form noValidate onSubmit={submit}>
@@ -51,27 +62,18 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
           <Modal.Title id={titleId}>Contact Us</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          {error && (
+          {serverError && (
             <Alert variant="danger" role="alert">
-              {error}
+              {serverError}
             </Alert>
           )}
-          <Form.Group className="mb-3" controlId="contact-name">
-            <Form.Label>Name</Form.Label>
-            <Form.Control required autoComplete="name" {...form.register('name')} />
-          </Form.Group>
-          <Form.Group className="mb-3" controlId="contact-email">
-            <Form.Label>Email address</Form.Label>
-            <Form.Control required type="email" autoComplete="email" {...form.register('email')} />
-          </Form.Group>
-          <Form.Group className="mb-3" controlId="contact-subject">
-            <Form.Label>Subject</Form.Label>
-            <Form.Control required {...form.register('subject')} />
-          </Form.Group>
-          <Form.Group controlId="contact-message">
-            <Form.Label>Message</Form.Label>
-            <Form.Control required as="textarea" rows={5} {...form.register('message')} />
-          </Form.Group>
+          <p className="small text-body-secondary mb-3">
+            Fields marked <span className="text-danger">*</span> are required.
+          </p>
+          <ContactField label="Name" autoComplete="name" {...field('name')} />
+          <ContactField label="Email address" type="email" autoComplete="email" {...field('email')} />
+          <ContactField label="Subject" {...field('subject')} />
+          <ContactField label="Message" multiline className="mb-0" {...field('message')} />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={() => setShow(false)}>
@@ -83,5 +85,64 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
         </Modal.Footer>
       </Form>
     </Modal>
+  );
+}
+
+function RequiredMark() {
+  return (
+    <span className="text-danger" aria-hidden="true">
+      *
+    </span>
+  );
+}
+
+interface ContactFieldProps {
+  id: string;
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: string;
+  type?: 'email' | 'text';
+  autoComplete?: string;
+  multiline?: boolean;
+  className?: string;
+}
+
+/** A required field with its own message under it, tied to it for screen readers. */
+function ContactField({
+  id,
+  label,
+  registration,
+  error,
+  type = 'text',
+  autoComplete,
+  multiline = false,
+  className = 'mb-3',
+}: ContactFieldProps) {
+  const errorId = `${id}-error`;
+  const common = {
+    required: true,
+    'aria-required': true,
+    autoComplete,
+    isInvalid: Boolean(error),
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+    ...registration,
+  };
+  return (
+    <Form.Group className={className} controlId={id}>
+      <Form.Label>
+        {label} <RequiredMark />
+      </Form.Label>
+      {multiline ? (
+        <Form.Control as="textarea" rows={5} {...common} />
+      ) : (
+        <Form.Control type={type} {...common} />
+      )}
+      {error && (
+        <Form.Control.Feedback type="invalid" id={errorId}>
+          {error}
+        </Form.Control.Feedback>
+      )}
+    </Form.Group>
   );
 }

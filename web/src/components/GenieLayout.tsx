@@ -1,8 +1,12 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { takeReturnPath } from '../features/auth/returnPath';
 import { RequireSession } from '../features/auth/session';
 import { useLiveUpdates } from '../live';
+import { useRouteTitle } from '../title';
+import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
 import { Loading } from './Loading';
+import { ScrollRestoration } from './ScrollRestoration';
 import { Sidebar } from './Sidebar';
 
 const SIDEBAR_ID = 'genie-sidebar';
@@ -17,12 +21,20 @@ export default function GenieLayout() {
 }
 
 function GenieShell() {
+  useRouteTitle();
   const [menuOpen, setMenuOpen] = useState(false);
   const sidebarRef = useRef<HTMLElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   // The live events keep the cached lists and mailboxes current on every screen of the area.
   useLiveUpdates();
+
+  // A Google or Microsoft sign-in lands here; a visitor who left another screen to sign up goes back there.
+  useEffect(() => {
+    const back = takeReturnPath();
+    if (back) navigate(back, { replace: true });
+  }, [navigate]);
 
   // A new screen closes the mobile menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
@@ -73,6 +85,7 @@ function GenieShell() {
           <Outlet />
         </Suspense>
       </main>
+      <AnalyticsConsentWhenNeeded />
       <ScrollRestoration />
     </div>
   );

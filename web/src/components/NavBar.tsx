@@ -1,7 +1,4 @@
 import { useEffect, useState } from 'react';
-import Container from 'react-bootstrap/Container';
-import Nav from 'react-bootstrap/Nav';
-import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SCREENS } from '../../../contract/routes.js';
 import { useSession } from '../features/auth/session';
@@ -17,24 +14,36 @@ export function NavBar() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
   useEffect(() => setExpanded(false), [pathname]);
 
+  // Bootstrap's navbar markup without react-bootstrap: every page has this bar, and react-bootstrap's
+  // Navbar, Nav and Collapse weigh more than the rest of the page's own code (docs/decisions.md, a fast
+  // first load). Below the lg breakpoint the toggler shows and hides the links.
   return (
-    <Navbar expand="lg" bg="white" className="border-bottom" expanded={expanded} onToggle={setExpanded}>
-      <Container>
-        <Navbar.Brand as={Link} to={SCREENS.home} className="fw-bold text-primary">
+    <nav className="navbar navbar-expand-lg bg-white border-bottom">
+      <div className="container">
+        <Link to={SCREENS.home} className="navbar-brand fw-bold text-primary">
           Inbox Genie
-        </Navbar.Brand>
-        <Navbar.Toggle aria-controls="site-nav" />
-        <Navbar.Collapse id="site-nav">
-          <Nav className="ms-auto align-items-lg-center gap-lg-2">
-            <Nav.Link as={NavLink} to={SCREENS.blog}>
+        </Link>
+        <button
+          type="button"
+          className={`navbar-toggler${expanded ? '' : ' collapsed'}`}
+          aria-controls="site-nav"
+          aria-expanded={expanded}
+          aria-label="Toggle navigation"
+          onClick={() => setExpanded((open) => !open)}
+        >
+          <span className="navbar-toggler-icon" />
+        </button>
+        <div id="site-nav" className={`navbar-collapse collapse${expanded ? ' show' : ''}`}>
+          <div className="navbar-nav ms-auto align-items-lg-center gap-lg-2">
+            <NavLink to={SCREENS.blog} className="nav-link">
               Blog
-            </Nav.Link>
-            <Nav.Link as={NavLink} to={SCREENS.pricing}>
+            </NavLink>
+            <NavLink to={SCREENS.pricing} className="nav-link">
               Pricing
-            </Nav.Link>
-            <Nav.Link as={NavLink} to={SCREENS.howItWorks}>
+            </NavLink>
+            <NavLink to={SCREENS.howItWorks} className="nav-link">
               How it Works
-            </Nav.Link>
+            </NavLink>
             <ContactLink className="nav-link">Contact Us</ContactLink>
             {signedIn === true && (
               <Link to={SCREENS.subscriptions} className="btn btn-primary px-3 my-2 my-lg-0">
@@ -43,17 +52,17 @@ export function NavBar() {
             )}
             {signedIn === false && (
               <>
-                <Nav.Link as={NavLink} to={SCREENS.signin}>
+                <NavLink to={SCREENS.signin} className="nav-link">
                   Sign In
-                </Nav.Link>
+                </NavLink>
                 <Link to={SCREENS.signup} className="btn btn-primary px-3 my-2 my-lg-0">
                   Sign Up
                 </Link>
               </>
             )}
-          </Nav>
-        </Navbar.Collapse>
-      </Container>
-    </Navbar>
+          </div>
+        </div>
+      </div>
+    </nav>
   );
 }

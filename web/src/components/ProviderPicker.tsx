@@ -26,12 +26,21 @@ const TITLES: Record<PickerMode, string> = {
 
 const SUGGESTION = { subject: 'New provider suggestion', message: 'Please add support for: ' };
 
-/** Why an OAuth provider cannot be used on this server, or null when it can (or is unknown). */
-function unavailableReason(provider: ProviderDescriptor, config: PublicConfig | null): string | null {
-  if (!('oauth' in provider) || !config) return null;
-  const state = config.providers[provider.oauth];
-  return state.available ? null : (state.reason ?? `${provider.label} is not available right now.`);
+/**
+ * Whether an OAuth provider is switched off on this server (false while unknown). The server's `reason`
+ * is not shown: whatever a server's setup says there, visitors get one plain sentence and a way to ask.
+ */
+function isUnavailable(provider: ProviderDescriptor, config: PublicConfig | null): boolean {
+  if (!('oauth' in provider) || !config) return false;
+  return !config.providers[provider.oauth].available;
 }
+
+const UNAVAILABLE_TEXT = 'Not available on this server yet.';
+
+const askFor = (label: string) => ({
+  subject: `${label} sign-in`,
+  message: `I would like to use Inbox Genie with ${label}. `,
+});
 
 interface ProviderPickerProps {
   mode: PickerMode;
@@ -48,8 +57,8 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
   const provider = PROVIDERS.find((p) => p.label === choice);
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const configLoading = publicConfig.status === 'loading';
-  const reason =
-    provider && publicConfig.status === 'ready' ? unavailableReason(provider, publicConfig.config) : null;
+  const unavailable =
+    provider !== undefined && publicConfig.status === 'ready' && isUnavailable(provider, publicConfig.config);
 
   function connect() {
     if (!provider) return;
@@ -73,12 +82,13 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
           ))}
         </Form.Select>
       </Form.Group>
-      {provider && reason && (
+      {provider && unavailable && (
         <Alert variant="warning" role="status">
-          <strong>{provider.label} is unavailable.</strong> {reason}
+          <strong>{provider.label}:</strong> {UNAVAILABLE_TEXT}{' '}
+          <ContactLink prefill={askFor(provider.label)}>Contact us</ContactLink> to ask for it.
         </Alert>
       )}
-      {provider && !reason && (
+      {provider && !unavailable && (
         <Button
           className="w-100"
           variant="primary"

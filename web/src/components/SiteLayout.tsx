@@ -1,20 +1,27 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
+import { useRouteTitle } from '../title';
+import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
 import { Footer } from './Footer';
 import { Loading } from './Loading';
 import { NavBar } from './NavBar';
+import { RouteNotice } from './RouteNotice';
+import { ScrollRestoration } from './ScrollRestoration';
 
 /** Public site: nav bar, the page, footer. */
 export function SiteLayout() {
+  useRouteTitle();
   return (
     <div className="site d-flex flex-column min-vh-100">
       <NavBar />
       <main className="flex-grow-1">
+        <RouteNotice />
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </main>
       <Footer />
+      <AnalyticsConsentWhenNeeded />
       <ScrollRestoration />
     </div>
   );

@@ -1,6 +1,18 @@
 // Opens the Contact Us dialog from anywhere, optionally with a prefilled subject and message.
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ContactDialog } from './ContactDialog';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+
+// The dialog (its form library and validation) loads when first opened, not with every page.
+const ContactDialog = lazy(() => import('./ContactDialog').then((m) => ({ default: m.ContactDialog })));
 
 export interface ContactPrefill {
   subject?: string;
@@ -27,7 +39,11 @@ export function ContactProvider({ children }: { children: ReactNode }) {
   return (
     <ContactContext.Provider value={value}>
       {children}
-      {prefill && <ContactDialog prefill={prefill} onClose={close} />}
+      {prefill && (
+        <Suspense fallback={null}>
+          <ContactDialog prefill={prefill} onClose={close} />
+        </Suspense>
+      )}
     </ContactContext.Provider>
   );
 }

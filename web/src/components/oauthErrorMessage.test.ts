@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OAUTH_ERROR_CODES } from '../../../contract/oauth-errors.js';
-import { GENERIC_OAUTH_ERROR, oauthErrorMessage } from './oauthErrorMessage';
+import { GENERIC_OAUTH_ERROR, oauthErrorMessage, oauthNeedsPlan } from './oauthErrorMessage';
 
 describe('oauthErrorMessage', () => {
   it('has a fixed message for every code the server sends, naming the provider', () => {
@@ -21,6 +21,16 @@ describe('oauthErrorMessage', () => {
     expect(oauthErrorMessage(new URLSearchParams('error=oauth&reason=denied&provider=google'))).toBe(
       'You did not allow Inbox Genie to read this mailbox, so nothing was connected.',
     );
+  });
+
+  it('asks for a plan when the free trial has its one mailbox', () => {
+    const params = new URLSearchParams('error=oauth&reason=subscription_required&provider=google');
+    expect(oauthErrorMessage(params)).toBe(
+      'Subscription required: your free trial includes one mailbox. Choose a plan to add more.',
+    );
+    expect(oauthNeedsPlan(params)).toBe(true);
+    expect(oauthNeedsPlan(new URLSearchParams('error=oauth&reason=denied&provider=google'))).toBe(false);
+    expect(oauthNeedsPlan(new URLSearchParams('reason=subscription_required'))).toBe(false);
   });
 
   it('never shows text from the address', () => {

@@ -30,7 +30,14 @@ const MESSAGES: Record<OAuthErrorCode, string> = {
   unverified_work_account:
     '{provider} does not confirm that the address of this work or school account belongs to it, so it cannot be used to sign in. Sign in another way, then add the mailbox under Email Accounts.',
   signin_required: 'Please sign in before adding a mailbox.',
+  subscription_required:
+    'Subscription required: your free trial includes one mailbox. Choose a plan to add more.',
 };
+
+/** Whether the failure asks for a plan: the banner then links to /pricing. */
+export function oauthNeedsPlan(params: URLSearchParams): boolean {
+  return params.get('error') === 'oauth' && params.get('reason') === 'subscription_required';
+}
 
 /** The banner of a page reached from a failed sign-in (`?error=oauth&reason=…&provider=…`), else null. */
 export function oauthErrorMessage(params: URLSearchParams): string | null {

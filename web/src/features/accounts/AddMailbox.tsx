@@ -3,6 +3,7 @@ import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { AddMailboxBody } from '../../../../contract/api.js';
+import { BILLING_MESSAGES } from '../../../../contract/billing.js';
 import {
   type AppPasswordProvider,
   addMailboxTitle,
@@ -19,7 +20,14 @@ import {
 } from '../../../../contract/validation.js';
 import { addMailbox } from '../../api/calls';
 import { isStatus } from '../../api/client';
-import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import {
+  AuthCard,
+  ErrorBanner,
+  Field,
+  SeePlansLink,
+  SubmitButton,
+  useSubmit,
+} from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { useGoTo } from '../../navigation';
 import { RequireSession } from '../auth/session';
@@ -130,7 +138,9 @@ function AddMailboxForm({
         </p>
       )}
       <Form noValidate onSubmit={onSubmit}>
-        <ErrorBanner message={error} />
+        <ErrorBanner message={error}>
+          {error === BILLING_MESSAGES.subscriptionRequired && <SeePlansLink />}
+        </ErrorBanner>
         <Field
           id="mailbox-email"
           label="Email"

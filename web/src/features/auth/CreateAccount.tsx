@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { appPasswordProviderFor } from '../../../../contract/providers.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateSignup } from '../../../../contract/validation.js';
+import { track } from '../../analytics';
 import { signUp } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
+import { SignedOutOnly } from './SignedOutOnly';
 import { useSignedIn } from './useSignedIn';
 
 /** The sign-up body's rules plus the confirmation, which only the form has. */
@@ -21,8 +23,16 @@ const createAccountSchema = ruleSchema(
         : 'password',
 );
 
-/** /create-account (docs/product.md §2 Create account screen). */
+/** /create-account (docs/product.md §2 Create account screen); a signed-in visitor goes to the app. */
 export default function CreateAccount() {
+  return (
+    <SignedOutOnly>
+      <CreateAccountForm />
+    </SignedOutOnly>
+  );
+}
+
+function CreateAccountForm() {
   const form = useSchemaForm(createAccountSchema, { email: '', password: '', confirm: '' });
   const signedIn = useSignedIn();
 
@@ -31,6 +41,8 @@ export default function CreateAccount() {
     fallback: SCREEN_ERRORS.signup,
     run: async ({ email, password }) => {
       const { redirectUrl } = await signUp({ email: email.trim(), password });
+      // Google and Microsoft sign-ups are not counted: the server's redirect does not say a user was created.
+      track('sign_up', { method: 'Email' });
       // Yahoo and iCloud mailboxes connect with an app-specific password next.
       const provider = appPasswordProviderFor(email);
       await signedIn(provider ? `${SCREENS.addMailbox}?provider=${provider}` : redirectUrl);

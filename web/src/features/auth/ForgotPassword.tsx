@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { forgotPasswordBodySchema } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { SCREEN_ERRORS } from '../../../../contract/validation.js';
+import { track } from '../../analytics';
 import { forgotPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useSchemaForm } from '../../components/formSchema';
@@ -18,6 +19,7 @@ export default function ForgotPassword() {
     fallback: SCREEN_ERRORS.forgotPassword,
     run: async ({ email }) => {
       await forgotPassword(email.trim());
+      track('forgot_password');
       navigate(SCREENS.resetPasswordSent, { state: { email: email.trim() } });
     },
   });

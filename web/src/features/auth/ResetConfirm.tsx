@@ -1,11 +1,14 @@
+import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { SCREENS } from '../../../../contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateReset } from '../../../../contract/validation.js';
+import { track } from '../../analytics';
 import { resetPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
+import { noticeState } from '../../components/notice';
 
 /** /reset-password/confirm?token= (docs/product.md §2 Reset screen). */
 export default function ResetConfirm() {
@@ -29,14 +32,15 @@ function ResetForm({ token }: { token: string }) {
     fallback: SCREEN_ERRORS.resetPassword,
     run: async ({ password }) => {
       await resetPassword({ token, password });
-      navigate(SCREENS.signinPassword, { replace: true });
+      track('password_reset');
+      navigate(SCREENS.signinPassword, { replace: true, state: noticeState('passwordChanged') });
     },
   });
 
   return (
     <AuthCard title="Choose a New Password">
       <Form noValidate onSubmit={onSubmit}>
-        <ErrorBanner message={error} />
+        {error === MESSAGES.resetTokenInvalid ? <InvalidLinkBanner /> : <ErrorBanner message={error} />}
         <Field
           id="reset-password"
           label="New Password"
@@ -54,5 +58,23 @@ function ResetForm({ token }: { token: string }) {
         <SubmitButton busy={busy} label="Reset Password" busyLabel="Resetting…" />
       </Form>
     </AuthCard>
+  );
+}
+
+const REQUEST_AGAIN = 'request a new one';
+
+/** The server's message for a used or expired link, its last words a link to ask for a new one. */
+function InvalidLinkBanner() {
+  const at = MESSAGES.resetTokenInvalid.lastIndexOf(REQUEST_AGAIN);
+  const before = at >= 0 ? MESSAGES.resetTokenInvalid.slice(0, at) : `${MESSAGES.resetTokenInvalid} `;
+  const after = at >= 0 ? MESSAGES.resetTokenInvalid.slice(at + REQUEST_AGAIN.length) : '';
+  return (
+    <Alert variant="danger" role="alert">
+      {before}
+      <Link to={SCREENS.resetPassword} className="alert-link">
+        {at >= 0 ? REQUEST_AGAIN : 'Request a new link'}
+      </Link>
+      {after}
+    </Alert>
   );
 }

@@ -3,13 +3,23 @@ import { Link } from 'react-router';
 import { signinBodySchema } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { SCREEN_ERRORS } from '../../../../contract/validation.js';
+import { track } from '../../analytics';
 import { signIn } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useSchemaForm } from '../../components/formSchema';
+import { SignedOutOnly } from './SignedOutOnly';
 import { useSignedIn } from './useSignedIn';
 
-/** /signin/password (docs/product.md §2 Sign-in screen). */
+/** /signin/password (docs/product.md §2 Sign-in screen); a signed-in visitor goes to the app. */
 export default function SigninPassword() {
+  return (
+    <SignedOutOnly>
+      <SigninForm />
+    </SignedOutOnly>
+  );
+}
+
+function SigninForm() {
   // The API's own body schema: the form has exactly its fields.
   const form = useSchemaForm(signinBodySchema, { email: '', password: '' });
   const signedIn = useSignedIn();
@@ -19,6 +29,7 @@ export default function SigninPassword() {
     fallback: SCREEN_ERRORS.signin,
     run: async ({ email, password }) => {
       const { redirectUrl } = await signIn({ email: email.trim(), password });
+      track('login', { method: 'Email' });
       await signedIn(redirectUrl || SCREENS.connectMailbox);
     },
   });

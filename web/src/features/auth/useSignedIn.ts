@@ -1,15 +1,19 @@
 import { useCallback } from 'react';
 import { useGoTo } from '../../navigation';
+import { takeReturnPath } from './returnPath';
 import { useSession } from './session';
 
-/** After sign-up or sign-in: learn the new session, then go where the screen says. */
+/**
+ * After sign-up or sign-in: learn the new session, then go back where the visitor came from (returnPath.ts),
+ * else where the screen says.
+ */
 export function useSignedIn(): (url: string) => Promise<void> {
   const { refresh } = useSession();
   const goTo = useGoTo();
   return useCallback(
     async (url: string) => {
       await refresh();
-      goTo(url);
+      goTo(takeReturnPath() ?? url);
     },
     [refresh, goTo],
   );

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Button, Card, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import './marketing.css';
 
@@ -234,13 +233,15 @@ const PLEDGES: Pledge[] = [
   },
 ];
 
+// Bootstrap's grid and card markup written out rather than react-bootstrap's wrappers: this is the page
+// most first visits start on, and the wrappers were a third of its chunk (docs/decisions.md, a fast first load).
 export default function Landing({ onContact }: { onContact: () => void }) {
   return (
     <div className="mk-page">
       <section className="mk-hero mk-section" aria-labelledby="landing-title">
-        <Container>
-          <Row className="align-items-center g-4 g-lg-5">
-            <Col lg={6}>
+        <div className="container">
+          <div className="row align-items-center g-4 g-lg-5">
+            <div className="col-lg-6">
               <span className="mk-eyebrow">Newsletter and subscription cleaner</span>
               <h1 id="landing-title" className="mk-display mb-3">
                 A calmer inbox, one sender at a time
@@ -254,24 +255,24 @@ export default function Landing({ onContact }: { onContact: () => void }) {
                 <Link to="/signup" className="btn btn-primary btn-lg">
                   Get Started
                 </Link>
-                <Button variant="outline-primary" size="lg" onClick={onContact}>
+                <button type="button" className="btn btn-outline-primary btn-lg" onClick={onContact}>
                   Contact Us
-                </Button>
+                </button>
               </div>
               <p className="mk-hero-note mb-0">
                 Start with the free trial: one mailbox and 10 free unsubscribes.{' '}
                 <Link to="/howitworks">See how it works</Link>.
               </p>
-            </Col>
-            <Col lg={6}>
+            </div>
+            <div className="col-lg-6">
               <ProductMock />
-            </Col>
-          </Row>
-        </Container>
+            </div>
+          </div>
+        </div>
       </section>
 
       <section className="mk-section" aria-labelledby="features-title">
-        <Container>
+        <div className="container">
           <div className="text-center mb-5">
             <span className="mk-eyebrow">Features</span>
             <h2 id="features-title" className="mk-section-title">
@@ -281,16 +282,16 @@ export default function Landing({ onContact }: { onContact: () => void }) {
               Decide once for each sender, and Inbox Genie takes care of the rest.
             </p>
           </div>
-          <Row xs={1} md={2} lg={3} className="g-4">
+          <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-4">
             {FEATURES.map((feature) => (
-              <Col key={feature.title}>
-                <Card className="mk-card">
-                  <Card.Body className="p-3 p-md-4">
+              <div className="col" key={feature.title}>
+                <div className="card mk-card">
+                  <div className="card-body p-3 p-md-4">
                     <span className="mk-icon-badge mb-3">
                       <Icon name={feature.icon} />
                     </span>
-                    <Card.Title as="h3">{feature.title}</Card.Title>
-                    <Card.Text>{feature.text}</Card.Text>
+                    <h3 className="card-title">{feature.title}</h3>
+                    <p className="card-text">{feature.text}</p>
                     {feature.providers && (
                       <ul className="mk-providers" aria-label="Supported mailboxes">
                         {feature.providers.map((provider) => (
@@ -298,18 +299,18 @@ export default function Landing({ onContact }: { onContact: () => void }) {
                         ))}
                       </ul>
                     )}
-                  </Card.Body>
-                </Card>
-              </Col>
+                  </div>
+                </div>
+              </div>
             ))}
-          </Row>
-        </Container>
+          </div>
+        </div>
       </section>
 
       <section className="mk-security mk-section" data-bs-theme="dark" aria-labelledby="security-title">
-        <Container>
-          <Row className="g-4 g-lg-5 align-items-start">
-            <Col lg={4}>
+        <div className="container">
+          <div className="row g-4 g-lg-5 align-items-start">
+            <div className="col-lg-4">
               <span className="mk-eyebrow">Security and privacy</span>
               <h2 id="security-title" className="mk-section-title mb-3">
                 Your mail stays yours
@@ -321,32 +322,32 @@ export default function Landing({ onContact }: { onContact: () => void }) {
               <Link to="/privacy" className="btn btn-outline-light">
                 Read the Privacy Policy
               </Link>
-            </Col>
-            <Col lg={8}>
-              <Row xs={1} md={2} className="g-3">
+            </div>
+            <div className="col-lg-8">
+              <div className="row row-cols-1 row-cols-md-2 g-3">
                 {PLEDGES.map((pledge) => (
-                  <Col key={pledge.title}>
-                    <Card className="mk-card">
-                      <Card.Body className="d-flex gap-3 p-3 p-md-4">
+                  <div className="col" key={pledge.title}>
+                    <div className="card mk-card">
+                      <div className="card-body d-flex gap-3 p-3 p-md-4">
                         <span className="mk-icon-badge">
                           <Icon name={pledge.icon} />
                         </span>
                         <div className="mk-min-w-0">
-                          <Card.Title as="h3">{pledge.title}</Card.Title>
-                          <Card.Text className="mb-0">{pledge.text}</Card.Text>
+                          <h3 className="card-title">{pledge.title}</h3>
+                          <p className="card-text mb-0">{pledge.text}</p>
                         </div>
-                      </Card.Body>
-                    </Card>
-                  </Col>
+                      </div>
+                    </div>
+                  </div>
                 ))}
-              </Row>
-            </Col>
-          </Row>
-        </Container>
+              </div>
+            </div>
+          </div>
+        </div>
       </section>
 
       <section className="mk-section" aria-labelledby="cta-title">
-        <Container>
+        <div className="container">
           <div className="mk-cta text-center">
             <h2 id="cta-title" className="mk-section-title mb-3">
               Ready for an inbox with only the mail you want?
@@ -358,7 +359,7 @@ export default function Landing({ onContact }: { onContact: () => void }) {
               Get Started
             </Link>
           </div>
-        </Container>
+        </div>
       </section>
     </div>
   );

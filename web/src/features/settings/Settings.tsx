@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Loading } from '../../components/Loading';
+import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/PageHeader';
 import { useSession } from '../auth/session';
 import { useDeleteAccount, useSettings, useUpdateSettings } from './queries';
@@ -26,6 +27,17 @@ export default function Settings() {
   const deletion = useDeleteAccount();
   const [confirmDelete, setConfirmDelete] = useState(false);
 
+  // The session is dropped once this screen has gone (the home page is shown): the router's navigation
+  // is a transition, and a session dropped before it would let the signed-in area's session gate render
+  // first and send the visitor to the sign-in page, without the home page's message.
+  const deleted = useRef(false);
+  useEffect(
+    () => () => {
+      if (deleted.current) signedOut();
+    },
+    [signedOut],
+  );
+
   /** Shown at once; a failed save puts the previous value back and alerts (useUpdateSettings). */
   function toggle(key: keyof SettingsBody, value: boolean) {
     if (!settings) return;
@@ -40,8 +52,8 @@ export default function Settings() {
       window.alert(ALERTS.deleteAccountFailed);
       return;
     }
-    signedOut();
-    navigate(SCREENS.home, { replace: true });
+    deleted.current = true;
+    navigate(SCREENS.home, { replace: true, state: noticeState('accountDeleted') });
   }
 
   return (

@@ -1,6 +1,7 @@
 // The unsubscribe flow's decisions (docs/product.md §4 Unsubscribe flow, §8 By status), kept pure so that every
 // result kind and every combination of the two alert settings can be tested without a browser.
 import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
+import { type GlobalNavigation, globalNavigation } from '../../api/queryClient';
 
 /** docs/product.md §3/§8: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_ALERT_SETTINGS: SettingsUpdate = {
@@ -71,7 +72,7 @@ export function withoutReminder(settings: SettingsUpdate, reminder: Reminder): S
 
 export type FailureStep =
   | { kind: 'redirect'; url: string }
-  | { kind: 'navigate'; to: 'pricing' | 'signin' }
+  | { kind: 'navigate'; to: GlobalNavigation }
   | { kind: 'alert'; alert: 'rateLimited' | 'failed' | 'error' };
 
 /**
@@ -81,8 +82,9 @@ export type FailureStep =
 export function failureStep(status: number | null, redirectUrl: string | null): FailureStep {
   if (status === null) return { kind: 'alert', alert: 'error' };
   if (status === 401 && redirectUrl) return { kind: 'redirect', url: redirectUrl };
-  if (status === 402) return { kind: 'navigate', to: 'pricing' };
-  if (status === 403) return { kind: 'navigate', to: 'signin' };
+  // 402 and 403: the query client's rule, which already navigated (the screen only stops).
+  const global = globalNavigation(status);
+  if (global) return { kind: 'navigate', to: global };
   if (status === 429) return { kind: 'alert', alert: 'rateLimited' };
   return { kind: 'alert', alert: 'failed' };
 }

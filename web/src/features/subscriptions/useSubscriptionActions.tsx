@@ -1,16 +1,15 @@
 // The ACTIONS of the subscription list (docs/product.md §4 Keep, Unsubscribe flow): the per-row busy flags,
 // the calls (mutations.ts), and the dialogs of the unsubscribe flow. The flow's decisions live in
-// unsubscribeFlow.ts. A 403 needs nothing here: the query client sends every one to the sign-in page.
+// unsubscribeFlow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in page
+// or to /pricing.
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import type {
   SettingsUpdate,
   Subscription,
   SubscriptionCategory,
   UnsubscribeResult,
 } from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import { ApiError, isStatus, redirectUrlOf } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -68,7 +67,6 @@ function blockQuestion(error: unknown, status: 502 | 409): string | null {
  * item leaves the current list; a blocked item moves to Unsubscribed): see mutations.ts.
  */
 export function useSubscriptionActions(category: SubscriptionCategory): SubscriptionActions {
-  const navigate = useNavigate();
   const goTo = useGoTo();
   const queryClient = useQueryClient();
   const calls = useSubscriptionMutations(category);
@@ -95,11 +93,8 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     const status = error instanceof ApiError && error.status > 0 ? error.status : null;
     const step = failureStep(status, redirectUrlOf(error));
     if (step.kind === 'redirect') return goTo(step.url);
-    if (step.kind === 'navigate') {
-      // The sign-in page is the query client's answer to every 403.
-      if (step.to === 'pricing') navigate(SCREENS.pricing);
-      return;
-    }
+    // Sign-in (403) and pricing (402) are the query client's answer to every call (api/queryClient.ts).
+    if (step.kind === 'navigate') return;
     console.warn(texts.error, error);
     window.alert(step.alert === 'rateLimited' ? ALERTS.rateLimited : texts[step.alert]);
   }

@@ -1,0 +1,4 @@
+import { PRODUCT_NAME } from '../../title';
+
+/** The heading of /blog. */
+export const BLOG_NAME = `The ${PRODUCT_NAME} Blog`;
