@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterEach, expect } from 'vitest';
 import { freePort } from '../test/helpers/net.js';
 import { untilHealthy } from '../test/helpers/product-process.js';
 
@@ -151,6 +152,25 @@ export async function openPage(
   return { context, page, errors, blocked };
 }
 
+/**
+ * The pages a test file opens (`open`, on the file's browser and product as they are when called): after
+ * each test they are closed, and an error any of them recorded fails that test.
+ */
+export function pagesOfEachTest(session: () => { browser: Browser; product: Product }) {
+  const opened: OpenedPage[] = [];
+  afterEach(async () => {
+    const errors = opened.flatMap((o) => o.errors);
+    await Promise.all(opened.splice(0).map((o) => o.context.close()));
+    expect(errors).toEqual([]);
+  });
+  return async function open(width = 1280, options: OpenPageOptions = {}): Promise<OpenedPage> {
+    const { browser, product } = session();
+    const o = await openPage(browser, product, width, options);
+    opened.push(o);
+    return o;
+  };
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
@@ -161,4 +181,42 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Pixels the page is wider than the viewport (0 when nothing overflows sideways). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+}
+
+let emailSeq = 0;
+
+/** An address no other account of this run has (`prefix-<time>-<n>@example.com`). */
+export function uniqueEmail(prefix = 'e2e'): string {
+  emailSeq += 1;
+  return `${prefix}-${Date.now().toString(36)}-${emailSeq}@example.com`;
+}
+
+/** Fills the create-account form the page shows and sends it (where it leads is the caller's to wait for). */
+export async function submitCreateAccount(page: Page, email: string, password = 'long enough password') {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+}
+
+/** A new account with a password, as a visitor makes one: /create-account to the connect-mailbox screen. */
+export async function signUpWithPassword(
+  page: Page,
+  product: Product,
+  email = uniqueEmail(),
+  password = 'long enough password',
+): Promise<string> {
+  await page.goto(`${product.url}/create-account`);
+  await submitCreateAccount(page, email, password);
+  await page.waitForURL('**/connect-mailbox');
+  return email;
+}
+
+/** Adds a Yahoo mailbox (app password) from the add-mailbox screen and waits for the subscription list. */
+export async function addYahooMailbox(page: Page, product: Product, address: string, appPassword: string) {
+  await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
+  await page.getByLabel('Email').fill(address);
+  await page.getByLabel('App-Specific Password').fill(appPassword);
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  await page.waitForURL('**/genie/subscriptions');
 }

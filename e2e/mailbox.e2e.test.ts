@@ -1,15 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '../test/helpers/mail.js';
 import {
+  addYahooMailbox,
   horizontalOverflow,
   launchBrowser,
-  type OpenedPage,
-  openPage,
   type Product,
+  pagesOfEachTest,
   screenshot,
+  signUpWithPassword,
   startProduct,
+  uniqueEmail,
 } from './harness.js';
 
 // A person connects a Yahoo mailbox (Yahoo's hosts overridden to a real Dovecot on loopback),
@@ -18,7 +20,7 @@ import {
 let dovecot: Dovecot;
 let product: Product;
 let browser: Browser;
-const opened: OpenedPage[] = [];
+const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const YAHOO = 'genie-e2e@yahoo.com';
 const APP_PASSWORD = 'abcd efgh ijkl mnop';
 
@@ -64,15 +66,8 @@ afterAll(async () => {
   await product?.stop();
   await dovecot?.stop();
 });
-afterEach(async () => {
-  const errors = opened.flatMap((o) => o.errors);
-  await Promise.all(opened.splice(0).map((o) => o.context.close()));
-  expect(errors).toEqual([]);
-});
-
 async function open(width = 1280): Promise<Page> {
-  const o = await openPage(browser, product, width);
-  opened.push(o);
+  const o = await openTracked(width);
   return o.page;
 }
 
@@ -81,12 +76,7 @@ const row = (page: Page, address: string) => page.getByRole('row').filter({ hasT
 describe('connecting a mailbox in the browser', () => {
   it('adds a Yahoo mailbox, lists its subscriptions live, and removes it', async () => {
     const page = await open();
-    await page.goto(`${product.url}/create-account`);
-    await page.getByLabel('Email').fill(`owner-${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('owner password');
-    await page.getByLabel('Confirm Password').fill('owner password');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL('**/connect-mailbox');
+    await signUpWithPassword(page, product, uniqueEmail('owner'));
 
     await page.getByLabel('Email provider').selectOption('Yahoo');
     await page.getByRole('button', { name: 'Sign in with Yahoo' }).click();
@@ -167,17 +157,8 @@ describe('connecting a mailbox in the browser', () => {
     const page = await open(375);
     await page.goto(`${product.url}/add-mailbox?provider=imap`);
     await page.waitForURL('**/signin');
-    await page.goto(`${product.url}/create-account`);
-    await page.getByLabel('Email').fill(`small-${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('small screen');
-    await page.getByLabel('Confirm Password').fill('small screen');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL('**/connect-mailbox');
-    await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
-    await page.getByLabel('Email').fill(YAHOO);
-    await page.getByLabel('App-Specific Password').fill(APP_PASSWORD);
-    await page.getByRole('button', { name: 'Add Account' }).click();
-    await page.waitForURL('**/genie/subscriptions');
+    await signUpWithPassword(page, product, uniqueEmail('small'));
+    await addYahooMailbox(page, product, YAHOO, APP_PASSWORD);
     await row(page, 'brief@news.example').waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'subscriptions-375');

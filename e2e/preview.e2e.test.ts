@@ -1,14 +1,17 @@
 import type { Browser, Frame, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
 import { daysAgo } from '../test/helpers/mail.js';
 import {
+  addYahooMailbox,
   launchBrowser,
   type OpenedPage,
-  openPage,
   type Product,
+  pagesOfEachTest,
   screenshot,
+  signUpWithPassword,
   startProduct,
+  uniqueEmail,
 } from './harness.js';
 
 // Reading a newsletter in the browser: a hostile HTML message on a real Dovecot opens in the
@@ -18,7 +21,7 @@ import {
 let dovecot: Dovecot;
 let product: Product;
 let browser: Browser;
-const opened: OpenedPage[] = [];
+const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const PASSWORD = 'app password 1';
 const IMAGES_HOST = 'images.example';
 const SUBJECT = 'Big news issue 7';
@@ -39,12 +42,6 @@ afterAll(async () => {
   await product?.stop();
   await dovecot?.stop();
 });
-afterEach(async () => {
-  const errors = opened.flatMap((o) => o.errors);
-  await Promise.all(opened.splice(0).map((o) => o.context.close()));
-  expect(errors).toEqual([]);
-});
-
 const HOSTILE_HTML = [
   '<!doctype html><html><head><title>Newsletter</title></head><body>',
   '<h1>Big news</h1>',
@@ -88,21 +85,11 @@ async function userWithNewsletter(): Promise<OpenedPage> {
   const yahoo = `preview-e2e-${stamp}@yahoo.com`;
   await dovecot.addUser({ user: yahoo, password: PASSWORD });
   await dovecot.deliver(yahoo, 'INBOX', htmlNewsletter());
-  const o = await openPage(browser, product, 1280, { expectOutbound: [IMAGES_HOST] });
-  opened.push(o);
+  const o = await openTracked(1280, { expectOutbound: [IMAGES_HOST] });
   const { page } = o;
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto(`${product.url}/create-account`);
-  await page.getByLabel('Email').fill(`reader-${stamp}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('reader password');
-  await page.getByLabel('Confirm Password').fill('reader password');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL('**/connect-mailbox');
-  await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
-  await page.getByLabel('Email').fill(yahoo);
-  await page.getByLabel('App-Specific Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Add Account' }).click();
-  await page.waitForURL('**/genie/subscriptions');
+  await signUpWithPassword(page, product, uniqueEmail('reader'));
+  await addYahooMailbox(page, product, yahoo, PASSWORD);
   await page.getByRole('row').filter({ hasText: 'news@bignews.example' }).waitFor();
   return o;
 }

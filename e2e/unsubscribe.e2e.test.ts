@@ -1,16 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '../test/helpers/mail.js';
 import { freePort } from '../test/helpers/net.js';
 import {
+  addYahooMailbox,
   launchBrowser,
-  type OpenedPage,
   type OpenPageOptions,
-  openPage,
   type Product,
+  pagesOfEachTest,
   screenshot,
+  signUpWithPassword,
   startProduct,
+  uniqueEmail,
 } from './harness.js';
 
 // Unsubscribing in the browser: the manual path with both alerts on (dialog → the sender's page in a
@@ -20,7 +22,7 @@ import {
 let dovecot: Dovecot;
 let product: Product;
 let browser: Browser;
-const opened: OpenedPage[] = [];
+const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const PASSWORD = 'app password 1';
 let seq = 0;
 
@@ -45,12 +47,6 @@ afterAll(async () => {
   await product?.stop();
   await dovecot?.stop();
 });
-afterEach(async () => {
-  const errors = opened.flatMap((o) => o.errors);
-  await Promise.all(opened.splice(0).map((o) => o.context.close()));
-  expect(errors).toEqual([]);
-});
-
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 
 /**
@@ -86,22 +82,12 @@ async function userWithMailbox(
       listId: '<club.nolink.example>',
     }),
   );
-  const o = await openPage(browser, product, 1280, options);
-  opened.push(o);
+  const o = await openTracked(1280, options);
   const { page } = o;
   // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto(`${product.url}/create-account`);
-  await page.getByLabel('Email').fill(`owner-${Date.now()}-${seq}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('owner password');
-  await page.getByLabel('Confirm Password').fill('owner password');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL('**/connect-mailbox');
-  await page.goto(`${product.url}/add-mailbox?provider=yahoo`);
-  await page.getByLabel('Email').fill(yahoo);
-  await page.getByLabel('App-Specific Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Add Account' }).click();
-  await page.waitForURL('**/genie/subscriptions');
+  await signUpWithPassword(page, product, uniqueEmail('owner'));
+  await addYahooMailbox(page, product, yahoo, PASSWORD);
   await row(page, 'paper@manual.example').waitFor();
   await row(page, 'club@nolink.example').waitFor();
   return { page, yahoo };

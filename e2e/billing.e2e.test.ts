@@ -1,0 +1,240 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dovecot, dovecotAvailable, startDovecot } from '../test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '../test/helpers/mail.js';
+import { type StripeFake, startStripeFake } from '../test/helpers/stripe-fake/index.js';
+import {
+  addYahooMailbox,
+  horizontalOverflow,
+  launchBrowser,
+  type Product,
+  pagesOfEachTest,
+  screenshot,
+  signUpWithPassword,
+  startProduct,
+  submitCreateAccount,
+  uniqueEmail,
+} from './harness.js';
+
+// Billing in the browser against the local Stripe fake: /pricing with the fake's prices, Checkout's
+// hosted page and back to Billing as Premium, the portal's cancel at period end and cancel now, and a
+// signed-out visitor sent through sign-up and back to /pricing; and the free trial's used-up
+// unsubscribes (402) leading to /pricing, with a Yahoo mailbox on a local Dovecot.
+
+let fake: StripeFake;
+let dovecot: Dovecot | undefined;
+let product: Product;
+let browser: Browser;
+const openTracked = pagesOfEachTest(() => ({ browser, product }));
+
+beforeAll(async () => {
+  // The fake starts without a webhook URL: the product's port is known only once it runs.
+  fake = await startStripeFake({
+    prices: {
+      monthly: { unit_amount: 999, nickname: 'Premium Monthly' },
+      yearly: { unit_amount: 9999, nickname: 'Premium Yearly' },
+    },
+  });
+  if (dovecotAvailable()) dovecot = await startDovecot();
+  [product, browser] = await Promise.all([
+    startProduct({
+      ...(dovecot ? { MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides() } : {}),
+      ...fake.env(),
+    }),
+    launchBrowser(),
+  ]);
+  fake.setWebhookUrl(`${product.url}/stripe/webhook`);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  await fake?.close();
+  await dovecot?.stop();
+});
+/** A page on the product that may also load the fake's hosted Checkout and portal pages. */
+async function open(width = 1280): Promise<Page> {
+  const o = await openTracked(width);
+  // The harness aborts every other origin; the last route registered is asked first, so the fake's
+  // origin (loopback, like the product) is let through.
+  await o.context.route(`${fake.origin}/**`, (route) => route.continue());
+  return o.page;
+}
+
+const newEmail = () => uniqueEmail('billing');
+
+/** The period end the fake holds for the user's latest subscription, as the Billing screen words it. */
+function periodEndOf(email: string): string {
+  const created = fake
+    .events()
+    .filter((e) => e.type === 'customer.created')
+    .map((e) => (e.data as { object: { id: string; email: string } }).object)
+    .find((c) => c.email === email);
+  expect(created, `Stripe customer of ${email}`).toBeDefined();
+  const subs = fake.subscriptionsOf(created!.id);
+  const item = (subs.at(-1)!.items as { data: { current_period_end: number }[] }).data[0]!;
+  // Chromium runs in this machine's time zone, as this process does: both name the same day.
+  return new Date(item.current_period_end * 1000).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
+}
+
+/** Screenshots of the page at 1280 and 375 px (no sideways overflow at 375), then back to 1280. */
+async function shootBothWidths(page: Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(horizontalOverflow(page)).resolves.toBeLessThanOrEqual(0);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const planHeading = (page: Page) => page.locator('.billing-plan').getByRole('heading', { level: 2 });
+
+describe('billing in the browser', () => {
+  it('buys Premium Monthly through Checkout, cancels at period end, then at once', async () => {
+    const page = await open();
+    // Alerts appear without their fade, so the screenshots show them, not a frame of the transition.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const email = await signUpWithPassword(page, product, newEmail());
+
+    // A free user: the sidebar offers the plans.
+    await page.goto(`${product.url}/genie/billing`);
+    await expect(planHeading(page).textContent()).resolves.toBe('Free trial');
+    const upgrade = page.getByRole('link', { name: 'Get Full Access' });
+    await upgrade.click();
+    await page.waitForURL('**/pricing');
+    const cards = page.locator('.plan-cards > li');
+    await page.getByText('$9.99 / month').waitFor();
+    await page.getByText('$99.99 / year').waitFor();
+    await expect(cards.count()).resolves.toBe(3);
+    await expect(cards.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual([
+      'Free trial',
+      'Premium Monthly',
+      'Premium Yearly',
+    ]);
+    await expect(cards.nth(0).textContent()).resolves.toContain('$0');
+    await expect(cards.nth(2).getByText('Save 17%').isVisible()).resolves.toBe(true);
+    // GA is off on this server: no consent banner over the cards.
+    await expect(page.getByRole('button', { name: /accept/i }).count()).resolves.toBe(0);
+    await shootBothWidths(page, 'pricing');
+
+    // Checkout: the fake's hosted page, Pay, back on Billing as Premium at once (the return syncs).
+    await cards.nth(1).getByRole('button', { name: 'Choose Monthly' }).click();
+    await page.waitForURL(`${fake.origin}/c/pay/**`);
+    await expect(page.getByTestId('plan').textContent()).resolves.toBe('Premium Monthly — $9.99 per month');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Welcome to Premium! Add more mailboxes and unsubscribe without limits.' })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/genie/billing');
+    await expect(planHeading(page).textContent()).resolves.toBe('Premium (Monthly)');
+    const periodEnd = periodEndOf(email);
+    await page.getByText(`Renews on ${periodEnd}`, { exact: true }).waitFor();
+    await upgrade.waitFor({ state: 'detached' });
+    // The ?checkout=success is taken off the address, so a reload does not greet again.
+    await page.waitForURL(`${product.url}/genie/billing`);
+    await shootBothWidths(page, 'billing-premium');
+
+    // Portal: cancel at period end; still Premium until then.
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.waitForURL(`${fake.origin}/p/session/**`);
+    await page.getByRole('button', { name: 'Cancel at period end' }).click();
+    await page.getByText(/Cancels on/).waitFor();
+    await page.getByRole('button', { name: 'Return' }).click();
+    await page.getByText(`Ends on ${periodEnd}`, { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/genie/billing');
+    await expect(planHeading(page).textContent()).resolves.toBe('Premium (Monthly)');
+    await expect(upgrade.count()).resolves.toBe(0);
+    await screenshot(page, 'billing-ends-1280');
+
+    // Portal again: cancel now; back on the free trial.
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.waitForURL(`${fake.origin}/p/session/**`);
+    await page.getByRole('button', { name: 'Cancel now' }).click();
+    await page.getByText(/Canceled on/).waitFor();
+    await page.getByRole('button', { name: 'Return' }).click();
+    await page.getByRole('heading', { name: 'Upgrade to Premium' }).waitFor();
+    await expect(planHeading(page).textContent()).resolves.toBe('Free trial');
+    await page.getByText('0 of 10 free unsubscribes used', { exact: true }).waitFor();
+    await page.getByText('0 of 1 mailbox', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Choose Monthly' }).waitFor();
+    await page.getByRole('button', { name: 'Choose Yearly' }).waitFor();
+    await upgrade.waitFor();
+    await shootBothWidths(page, 'billing-free-after-cancel');
+
+    // Every event the fake sent was taken by the webhook.
+    await fake.settled();
+    const answers = fake.deliveries().map((d) => d.status);
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((s) => s === 200)).toBe(true);
+  });
+
+  it('sends a signed-out visitor from a paid plan to sign-up and back to /pricing', async () => {
+    const page = await open();
+    await page.goto(`${product.url}/pricing`);
+    await page.getByText('$9.99 / month').waitFor();
+    await page.getByRole('button', { name: 'Choose Yearly' }).click();
+    await page.waitForURL('**/signup?next=%2Fpricing');
+    await page.getByLabel('Email provider').selectOption('AOL');
+    await page.getByRole('button', { name: 'Sign in with AOL' }).click();
+    await page.waitForURL('**/create-account');
+    await submitCreateAccount(page, newEmail());
+    await page.waitForURL(`${product.url}/pricing`);
+    // Signed in now: the paid plan's button starts Checkout.
+    await page.getByRole('button', { name: 'Choose Yearly' }).click();
+    await page.waitForURL(`${fake.origin}/c/pay/**`);
+    await expect(page.getByTestId('plan').textContent()).resolves.toBe('Premium Yearly — $99.99 per year');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL(`${product.url}/pricing`);
+    await page.getByRole('button', { name: 'Choose Yearly' }).waitFor();
+  });
+});
+
+describe('the free trial in the browser', () => {
+  it.skipIf(!dovecotAvailable())('sends a user whose free unsubscribes are used up to /pricing', async () => {
+    const mailbox = `trial-${Date.now()}@yahoo.com`;
+    await dovecot!.addUser({ user: mailbox, password: 'app password 1' });
+    await dovecot!.deliver(
+      mailbox,
+      'INBOX',
+      rawMessage({
+        from: 'Paper <paper@manual.example>',
+        subject: 'Issue 12',
+        date: daysAgo(1),
+        listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
+      }),
+    );
+    const page = await open();
+    const email = await signUpWithPassword(page, product, newEmail());
+    await addYahooMailbox(page, product, mailbox, 'app password 1');
+    const row = page.getByRole('row').filter({ hasText: 'paper@manual.example' });
+    await row.waitFor();
+
+    // Ten unsubscribes through the screens would take ten senders; the counter is set where the
+    // server keeps it instead (SQLite waits for the product's own writes).
+    const db = new SQLite(path.join(product.dataDir, 'inbox-genie.sqlite'), { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      const updated = db.prepare('UPDATE users SET trial_unsubscribes_used = 10 WHERE email = ?').run(email);
+      expect(updated.changes).toBe(1);
+    } finally {
+      db.close();
+    }
+
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/unsubscribe');
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    expect((await refused).status()).toBe(402);
+    await page.waitForURL(`${product.url}/pricing`);
+    await page.getByRole('button', { name: 'Choose Monthly' }).waitFor();
+    // Nothing was unsubscribed, and the Billing screen shows the trial used up.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await row.waitFor();
+    await page.goto(`${product.url}/genie/billing`);
+    await page.getByText('10 of 10 free unsubscribes used', { exact: true }).waitFor();
+    await page.getByText('1 of 1 mailbox', { exact: true }).waitFor();
+  });
+});
