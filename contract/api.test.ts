@@ -101,6 +101,7 @@ describe('subscription references', () => {
     expect(blockingBodySchema.parse({ subscriptionId: 'a' })).toEqual({
       subscriptionId: 'a',
       confirmBlock: false,
+      moveToTrash: false,
     });
   });
 });

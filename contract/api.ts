@@ -211,6 +211,10 @@ export const subscriptionSchema = z.object({
   stillSending: z.boolean().optional(),
   /** Answer of POST /keep-subscription: the sender had been blocked and the block was lifted. */
   blockLifted: z.boolean().optional(),
+  /** Answer of POST /block-subscription: messages moved to the trash by the block. */
+  movedToTrash: z.number().optional(),
+  /** Answer of POST /unblock-subscription: messages the block had trashed that were moved back. */
+  restoredFromTrash: z.number().optional(),
   /**
    * Share (0 to 1) of the sender's scanned messages the user has read (IMAP \Seen, Gmail without UNREAD,
    * Graph isRead); null while no message's read state is known.
@@ -279,11 +283,18 @@ export type SubscriptionRefBody = z.input<typeof subscriptionRefBodySchema>;
  * unsubscribe email could not be sent and nothing else can be tried: the screen offers Block.
  */
 export const blockingBodySchema = z
-  .object({ ...subscriptionIdFields, confirmBlock: z.boolean().optional() })
+  .object({
+    ...subscriptionIdFields,
+    confirmBlock: z.boolean().optional(),
+    moveToTrash: z.boolean().optional(),
+  })
   .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
   .transform((b) => ({
     subscriptionId: (b.subscriptionId ?? b.messageId) as string,
     confirmBlock: b.confirmBlock === true,
+    // POST /unsubscribe only: also move the sender's existing mail to the trash once unsubscribed (off
+    // by default; a block always does).
+    moveToTrash: b.moveToTrash === true,
   }));
 export type BlockingBody = z.input<typeof blockingBodySchema>;
 
@@ -309,6 +320,8 @@ export const unsubscribeResultSchema = z.object({
   unsubscribeOptions: z.array(z.string()),
   /** Present when the mailbox needs the user to sign in again before anything can be done. */
   authUrl: z.string().optional(),
+  /** Messages of the sender moved to the trash (a block, or an unsubscribe asked to with moveToTrash). */
+  movedToTrash: z.number().optional(),
 });
 export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;
 

@@ -37,6 +37,12 @@ export const API = {
   unsubscribe: '/unsubscribe',
   manualUnsubscribe: '/manual-unsubscribe',
   blockSubscription: '/block-subscription',
+  /**
+   * Undo (`{subscriptionId}` → the updated subscription): back to the review list (undoes a Keep), and
+   * a block lifted with the mail it trashed moved back to where it was (undoes a Block).
+   */
+  reviewSubscription: '/review-subscription',
+  unblockSubscription: '/unblock-subscription',
   /** Many senders at once: POST starts one (202 {bulkId}), GET reads how far it has come. */
   bulkAction: '/bulk-action',
   bulkActionStatus: (bulkId: string) => `/bulk-action/${encodeURIComponent(bulkId)}`,

@@ -98,6 +98,15 @@ export interface SendersTable {
   list_message_count: Generated<number>;
   /** 1 once moving it to unsubscribed used one of the free trial's unsubscribes. */
   trial_counted: Generated<number>;
+  /** Messages of the sender read by the user / whose read state is known (messages.seen not null). */
+  read_count: Generated<number>;
+  read_known: Generated<number>;
+  /** Sort key of "least read first": floor(1000 × read_count / read_known), 1001 while nothing is known. */
+  read_rank: Generated<number>;
+  /** Messages dated within the 90 days before the last scan or check (messagesPerMonth = this / 3). */
+  recent_count: Generated<number>;
+  /** A discussion list's poster: the posting address of the list (List-Post) of its newest list mail. */
+  via: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -110,6 +119,8 @@ export interface MessagesTable {
   folder: string;
   subject: Generated<string>;
   date: number | null;
+  /** 1 read, 0 unread, null unknown (IMAP \Seen, Gmail without UNREAD, Graph isRead). */
+  seen: number | null;
 }
 
 /** Ids of every message a scan has counted (no content): counting stays exact across rescans. */
