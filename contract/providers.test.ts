@@ -52,11 +52,19 @@ describe('provider table', () => {
     expect(providerDomainError('aol', 'me@anything.org')).toBeNull();
   });
 
-  it('finds the provider of a new address by its domain ending', () => {
+  it('finds the provider of a new address by its domain', () => {
     expect(appPasswordProviderFor('me@yahoo.com')).toBe('yahoo');
-    expect(appPasswordProviderFor('me@ymail.yahoo.com')).toBe('yahoo');
     expect(appPasswordProviderFor('me@me.com')).toBe('icloud');
+    expect(appPasswordProviderFor('Me@ICloud.com ')).toBe('icloud');
     expect(appPasswordProviderFor('me@gmail.com')).toBeNull();
+  });
+
+  it('routes by the exact domain, never by its ending', () => {
+    // acme.com ends with me.com, notyahoo.com with yahoo.com: neither is iCloud or Yahoo.
+    expect(appPasswordProviderFor('joe@acme.com')).toBeNull();
+    expect(appPasswordProviderFor('joe@notyahoo.com')).toBeNull();
+    expect(appPasswordProviderFor('joe@ymail.yahoo.com')).toBeNull();
+    expect(appPasswordProviderFor('joe@mac.com.evil.example')).toBeNull();
   });
 
   it('sends a mailbox to re-authenticate where it was connected', () => {

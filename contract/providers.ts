@@ -43,8 +43,8 @@ interface ProviderRow {
     /** Where the provider explains how to create an app-specific password. */
     help?: { href: string; label: string };
     /**
-     * The only address domains the form accepts, and what it says otherwise. Their suffixes also tell the
-     * create-account screen which provider a new user's address belongs to.
+     * The only address domains the form accepts, and what it says otherwise. They also tell the
+     * create-account screen which provider a new user's address belongs to (the whole domain, as here).
      */
     domains?: { list: readonly string[]; message: string };
     /**
@@ -164,12 +164,14 @@ export function providerDomainError(id: string, email: string): string | null {
 }
 
 /**
- * Which app-password provider an address belongs to, by its domain's ending (create-account screen: a
- * new Yahoo or iCloud user adds that mailbox next); null when none claims it.
+ * Which app-password provider an address belongs to, by its whole domain (create-account screen: a new
+ * Yahoo or iCloud user adds that mailbox next); null when none claims it. The domain must equal one of
+ * the provider's: an ending would take joe@acme.com for iCloud (me.com), and the add-mailbox form
+ * (providerDomainError) would then refuse the very address it was sent there with.
  */
 export function appPasswordProviderFor(email: string): AppPasswordProvider | null {
   const domain = domainOf(email);
-  const row = ROWS.find((p) => p.addMailbox?.domains?.list.some((d) => domain.endsWith(d)));
+  const row = ROWS.find((p) => p.addMailbox?.domains?.list.includes(domain));
   return row ? (row.id as AppPasswordProvider) : null;
 }
 
