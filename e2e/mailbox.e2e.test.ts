@@ -121,15 +121,15 @@ describe('connecting a mailbox in the browser', () => {
     );
     await row(page, 'deals@shop.example').waitFor({ timeout: 20_000 });
 
-    // Search filters by address.
-    await page.getByLabel('Search by sender address').fill('SHOP');
+    // Search filters by name or address.
+    await page.getByLabel('Search by name or address').fill('SHOP');
     await expect(row(page, 'brief@news.example').count()).resolves.toBe(0);
     await row(page, 'deals@shop.example').waitFor();
     await page.getByRole('button', { name: 'Clear search' }).click();
     await row(page, 'brief@news.example').waitFor();
 
     // Keep: the row leaves the list to review and appears under Screened Subscriptions, without Keep.
-    await page.getByRole('button', { name: 'Keep club@runners.example' }).click();
+    await page.getByRole('button', { name: 'Keep Subscription club@runners.example' }).click();
     await row(page, 'club@runners.example').waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Screened Subscriptions' }).click();
     await page.waitForURL('**/genie/kept');

@@ -11,6 +11,8 @@ import { addLiveSubscription } from './features/subscriptions/queries';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ScanProgress = Parameters<ServerToClientEvents['scan-progress']>[0];
+export type BulkProgress = Parameters<ServerToClientEvents['bulk-progress']>[0];
+export type BulkDone = Parameters<ServerToClientEvents['bulk-done']>[0];
 
 /** What a screen reacts to; `connect` runs on every (re)connection, when events may have been missed. */
 export type LiveHandlers = Partial<ServerToClientEvents> & { connect?: () => void };
@@ -54,17 +56,23 @@ export function useLive(handlers: LiveHandlers): void {
     const onItem = (item: Subscription) => current.current['new-subscription']?.(item);
     const onAllSent = () => current.current['all-subscriptions-sent']?.();
     const onProgress = (progress: ScanProgress) => current.current['scan-progress']?.(progress);
+    const onBulkProgress = (progress: BulkProgress) => current.current['bulk-progress']?.(progress);
+    const onBulkDone = (done: BulkDone) => current.current['bulk-done']?.(done);
     live.on('connect', onConnect);
     live.on('loading-new-subscriptions', onLoading);
     live.on('new-subscription', onItem);
     live.on('all-subscriptions-sent', onAllSent);
     live.on('scan-progress', onProgress);
+    live.on('bulk-progress', onBulkProgress);
+    live.on('bulk-done', onBulkDone);
     return () => {
       live.off('connect', onConnect);
       live.off('loading-new-subscriptions', onLoading);
       live.off('new-subscription', onItem);
       live.off('all-subscriptions-sent', onAllSent);
       live.off('scan-progress', onProgress);
+      live.off('bulk-progress', onBulkProgress);
+      live.off('bulk-done', onBulkDone);
       release();
     };
   }, []);

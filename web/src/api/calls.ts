@@ -8,6 +8,8 @@ import type {
   BillingState,
   BlogListResponse,
   BlogPost,
+  BulkActionBody,
+  BulkStatus,
   ContactBody,
   CredentialsBody,
   EmailAccountsResponse,
@@ -21,6 +23,7 @@ import type {
   Subscription,
   SubscriptionCategory,
   SubscriptionMessagesResponse,
+  SubscriptionSort,
   SubscriptionsResponse,
   UnsubscribeResult,
   UrlResponse,
@@ -49,15 +52,46 @@ export const addMailbox = (provider: AppPasswordProvider, body: AddMailboxBody) 
 export const getEmailAccounts = () => api.get<EmailAccountsResponse>(API.emailAccounts);
 export const deleteEmailAccount = (email: string) => api.delete<unknown>(API.deleteEmailAccount, { email });
 
-export const getSubscriptions = (category: SubscriptionCategory) =>
-  api.get<SubscriptionsResponse>(`${API.subscriptions}?category=${encodeURIComponent(category)}`);
+export interface SubscriptionsPageQuery {
+  sort?: SubscriptionSort;
+  /** Matches the sender's name or address; empty: every sender. */
+  q?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** One category's list; with `limit`, one page of it (`nextCursor` leads to the next, `total` counts all). */
+export const getSubscriptions = (category: SubscriptionCategory, page: SubscriptionsPageQuery = {}) => {
+  const params = new URLSearchParams({ category });
+  if (page.sort) params.set('sort', page.sort);
+  if (page.q?.trim()) params.set('q', page.q.trim());
+  if (page.limit) params.set('limit', String(page.limit));
+  if (page.cursor) params.set('cursor', page.cursor);
+  return api.get<SubscriptionsResponse>(`${API.subscriptions}?${params}`);
+};
 export const keepSubscription = (subscriptionId: string) =>
   api.post<Subscription>(API.keepSubscription, { subscriptionId });
 export const getSubscriptionMessages = (id: string) =>
   api.get<SubscriptionMessagesResponse>(API.subscriptionMessages(id));
-/** `confirmBlock`: the user agreed that a block also trashes mail without list headers (after a 409). */
-export const unsubscribe = (subscriptionId: string, confirmBlock = false) =>
-  api.post<UnsubscribeResult>(API.unsubscribe, { subscriptionId, ...(confirmBlock ? { confirmBlock } : {}) });
+/**
+ * `confirmBlock`: the user agreed that a block also trashes mail without list headers (after a 409);
+ * `moveToTrash`: also move the sender's existing mail to the trash once unsubscribed.
+ */
+export const unsubscribe = (subscriptionId: string, confirmBlock = false, moveToTrash = false) =>
+  api.post<UnsubscribeResult>(API.unsubscribe, {
+    subscriptionId,
+    ...(confirmBlock ? { confirmBlock } : {}),
+    ...(moveToTrash ? { moveToTrash } : {}),
+  });
+/** Undoes a Keep: the sender goes back to the review list; answers the updated item. */
+export const reviewSubscription = (subscriptionId: string) =>
+  api.post<Subscription>(API.reviewSubscription, { subscriptionId });
+/** Undoes a Block: the rule goes and the mail it trashed moves back (`restoredFromTrash`). */
+export const unblockSubscription = (subscriptionId: string) =>
+  api.post<Subscription>(API.unblockSubscription, { subscriptionId });
+/** Starts an action on many senders (202 {bulkId}); its progress comes on the socket and from bulkStatus. */
+export const startBulkAction = (body: BulkActionBody) => api.post<{ bulkId: string }>(API.bulkAction, body);
+export const getBulkStatus = (bulkId: string) => api.get<BulkStatus>(API.bulkActionStatus(bulkId));
 /** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
 export const manualUnsubscribe = (subscriptionId: string) =>
   api.post<Subscription>(API.manualUnsubscribe, { subscriptionId });

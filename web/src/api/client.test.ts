@@ -73,3 +73,23 @@ describe('the CSRF token', () => {
     expect(calls(API.csrfToken)).toHaveLength(2);
   });
 });
+
+describe('a rate-limited token fetch', () => {
+  it('alerts once and marks the failure, so that the screen does not alert a second time', async () => {
+    const alert = vi.fn();
+    vi.stubGlobal('window', { alert });
+    const { api } = await clientWith((path) => {
+      if (path === API.csrfToken) return json(429, { message: MESSAGES.tooManyRequests });
+      return json(200, {});
+    });
+    const { wasAlerted } = await import('./client');
+    const error = await api.post('/a').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429 });
+    expect(wasAlerted(error)).toBe(true);
+    expect(alert).toHaveBeenCalledTimes(1);
+    // A server's own 429 of the call itself was not shown yet: the screen's alert is the only one.
+    const { api: api2 } = await clientWith(() => json(429, { message: 'slow down' }));
+    const own = await api2.get('/b').catch((e: unknown) => e);
+    expect(wasAlerted(own)).toBe(false);
+  });
+});

@@ -18,6 +18,17 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+
+  /**
+   * The user was already told about this failure (the token fetch's rate-limit alert): the screen that
+   * made the call shows no second alert for the same click.
+   */
+  alerted = false;
+}
+
+/** Whether the failure was already shown to the user by this module. */
+export function wasAlerted(error: unknown): boolean {
+  return error instanceof ApiError && error.alerted;
 }
 
 /** docs/product.md §4/§9: the rate-limit alert of the token fetch shows at most once per 5000 ms. */
@@ -59,7 +70,10 @@ async function fetchCsrfToken(): Promise<string> {
   const response = await send(API.csrfToken, { headers: { Accept: 'application/json' } });
   if (response.status === 429) {
     alertRateLimited();
-    throw new ApiError(429, MESSAGES.tooManyRequests);
+    // Marked, whether this call or one within the window alerted: one click, one alert.
+    const error = new ApiError(429, MESSAGES.tooManyRequests);
+    error.alerted = true;
+    throw error;
   }
   if (!response.ok) throw await errorFrom(response);
   return ((await response.json()) as CsrfTokenResponse).csrfToken;

@@ -11,6 +11,11 @@ declare module '@tanstack/react-query' {
     queryMeta: {
       /** Logged (with the error) when the query fails for another reason than a lost session. */
       errorMessage?: string;
+      /**
+       * A 401 with a redirectUrl (a mailbox needs signing in again) is the screen's to show, as the
+       * Re-authentication Required dialog with its reason, instead of a jump to another page.
+       */
+      reauthDialog?: boolean;
     };
   }
 }
@@ -54,6 +59,7 @@ export function createQueryClient({ onSessionLost, onPlanRequired }: Handlers): 
       onError: (error, query) => {
         if (navigateFor(error)) return;
         const redirectUrl = isStatus(error, 401) ? redirectUrlOf(error) : null;
+        if (redirectUrl && query.meta?.reauthDialog) return;
         if (redirectUrl) return window.location.assign(redirectUrl);
         if (query.meta?.errorMessage) console.warn(query.meta.errorMessage, error);
       },

@@ -1,6 +1,6 @@
 // The keys of the query cache. Everything that belongs to the signed-in user sits under USER, so that
 // signing in or out drops it in one call (the next user never sees the previous one's lists).
-import type { SubscriptionCategory } from '../../../contract/api.js';
+import type { SubscriptionCategory, SubscriptionSort } from '../../../contract/api.js';
 
 const USER = ['user'] as const;
 
@@ -16,6 +16,9 @@ export const queryKeys = {
   /** Every subscription list; `subscriptions(category)` is one of them. */
   subscriptionLists: [...USER, 'subscriptions'] as const,
   subscriptions: (category: SubscriptionCategory) => [...USER, 'subscriptions', category] as const,
+  /** The pages of one category's list in one order and for one search (under `subscriptions(category)`). */
+  subscriptionPages: (category: SubscriptionCategory, sort: SubscriptionSort, q: string) =>
+    [...USER, 'subscriptions', category, sort, q] as const,
   subscriptionMessages: (id: string) => [...USER, 'subscription-messages', id] as const,
   emailAccounts: [...USER, 'email-accounts'] as const,
   settings: [...USER, 'settings'] as const,

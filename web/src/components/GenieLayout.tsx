@@ -8,6 +8,8 @@ import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
 import { Loading } from './Loading';
 import { ScrollRestoration } from './ScrollRestoration';
 import { Sidebar } from './Sidebar';
+import { MAIN_ID, SkipLink } from './SkipLink';
+import { ToastProvider } from './Toasts';
 
 const SIDEBAR_ID = 'genie-sidebar';
 
@@ -63,6 +65,7 @@ function GenieShell() {
 
   return (
     <div className="genie">
+      <SkipLink />
       <header className="genie-topbar">
         <button
           ref={buttonRef}
@@ -80,10 +83,12 @@ function GenieShell() {
         <span className="genie-topbar-brand">Inbox Genie</span>
       </header>
       <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
-      <main className="genie-main">
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+      <main className="genie-main" id={MAIN_ID} tabIndex={-1}>
+        <ToastProvider>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ToastProvider>
       </main>
       <AnalyticsConsentWhenNeeded />
       <ScrollRestoration />

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { SCREENS } from '../../../contract/routes.js';
 import { ALERTS } from '../../../contract/validation.js';
 import { logOut } from '../api/calls';
+import { wasAlerted } from '../api/client';
 import { useSession } from '../features/auth/session';
 import { useHasSubscription } from '../features/billing/queries';
 import { ContactLink } from './contact';
@@ -32,8 +33,9 @@ export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(fu
   async function logout() {
     try {
       await logOut();
-    } catch {
-      window.alert(ALERTS.logoutFailed);
+    } catch (error) {
+      // A rate-limited token fetch has alerted already: one click, one alert.
+      if (!wasAlerted(error)) window.alert(ALERTS.logoutFailed);
       return;
     }
     signedOut();

@@ -6,8 +6,10 @@ import { Link, useNavigate } from 'react-router';
 import type { EmailAccount } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
+import { wasAlerted } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
+import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { OAuthError } from '../../components/OAuthError';
 import { PageHeader } from '../../components/PageHeader';
@@ -20,7 +22,7 @@ import { useEmailAccounts, useRemoveEmailAccount } from './queries';
  */
 export default function Accounts() {
   const navigate = useNavigate();
-  const { accounts } = useEmailAccounts();
+  const { accounts, failed, retry } = useEmailAccounts();
   const removal = useRemoveEmailAccount();
   const [query, setQuery] = useState('');
   const [target, setTarget] = useState<EmailAccount | null>(null);
@@ -35,8 +37,8 @@ export default function Accounts() {
     if (!target) return;
     try {
       await removal.mutateAsync(target.email);
-    } catch {
-      window.alert(ALERTS.deleteEmailAccountFailed);
+    } catch (error) {
+      if (!wasAlerted(error)) window.alert(ALERTS.deleteEmailAccountFailed);
     } finally {
       setConfirming(false);
     }
@@ -61,7 +63,8 @@ export default function Accounts() {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      {accounts === null && <Loading label="Loading email accounts…" />}
+      {failed && <ErrorState message={ALERTS.fetchEmailAccountsFailed} onRetry={retry} />}
+      {accounts === null && !failed && <Loading label="Loading email accounts…" />}
       {accounts?.length === 0 && <EmptyState />}
       {accounts !== null && accounts.length > 0 && visible.length === 0 && (
         <p className="empty-state text-muted border rounded p-4 text-center">

@@ -7,8 +7,11 @@ import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 
 export interface EmailAccounts {
-  /** null until the first answer; an empty list when the fetch failed (docs/product.md §8: only logged). */
+  /** null until the first answer, and while the fetch failed (never an empty list for a failure). */
   accounts: EmailAccount[] | null;
+  /** The fetch failed and nothing was answered before: the screens show the error with Retry. */
+  failed: boolean;
+  retry: () => void;
   /** When the shown list was answered (0 before): the scan state compares it with the live events. */
   updatedAt: number;
 }
@@ -19,8 +22,12 @@ export function useEmailAccounts(): EmailAccounts {
     queryFn: async () => (await getEmailAccounts())?.data ?? [],
     meta: { errorMessage: ALERTS.fetchEmailAccountsFailed },
   });
-  const accounts = query.data ?? (query.isError ? [] : null);
-  return { accounts, updatedAt: Math.max(query.dataUpdatedAt, query.errorUpdatedAt) };
+  return {
+    accounts: query.data ?? null,
+    failed: query.isError && query.data === undefined,
+    retry: () => void query.refetch(),
+    updatedAt: Math.max(query.dataUpdatedAt, query.errorUpdatedAt),
+  };
 }
 
 /** Removes a mailbox; it leaves the list once the server confirmed. */

@@ -5,12 +5,14 @@ import { useNavigate } from 'react-router';
 import type { Settings as SettingsBody } from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
 import { ALERTS } from '../../../../contract/validation.js';
+import { wasAlerted } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/PageHeader';
 import { useSession } from '../auth/session';
-import { useDeleteAccount, useSettings, useUpdateSettings } from './queries';
+import { useDeleteAccount, useSettingsScreen, useUpdateSettings } from './queries';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },
@@ -22,7 +24,7 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
 export default function Settings() {
   const navigate = useNavigate();
   const { signedOut } = useSession();
-  const settings = useSettings();
+  const { settings, failed, retry } = useSettingsScreen();
   const save = useUpdateSettings();
   const deletion = useDeleteAccount();
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -47,9 +49,9 @@ export default function Settings() {
   async function removeAccount() {
     try {
       await deletion.mutateAsync();
-    } catch {
+    } catch (error) {
       setConfirmDelete(false);
-      window.alert(ALERTS.deleteAccountFailed);
+      if (!wasAlerted(error)) window.alert(ALERTS.deleteAccountFailed);
       return;
     }
     deleted.current = true;
@@ -59,7 +61,9 @@ export default function Settings() {
   return (
     <section className="settings">
       <PageHeader title="Settings" />
-      {settings === null ? (
+      {failed ? (
+        <ErrorState message={ALERTS.fetchSettingsFailed} onRetry={retry} />
+      ) : settings === null ? (
         <Loading label="Loading settings…" />
       ) : (
         <Form className="mb-5" onSubmit={(e) => e.preventDefault()}>

@@ -4,6 +4,7 @@ import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tansta
 import type { Settings } from '../../../../contract/api.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
+import { wasAlerted } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 
 /** docs/product.md §3: both alerts default to on, also when the settings cannot be fetched. */
@@ -23,6 +24,19 @@ const settingsQuery = {
 export function useSettings(): Settings | null {
   const query = useQuery(settingsQuery);
   return query.data ?? (query.isError ? DEFAULT_SETTINGS : null);
+}
+
+/**
+ * The Settings screen's view: the settings (null while loading or after a failure) and whether the
+ * fetch failed, for an error with Retry instead of switches that would show the defaults as if saved.
+ */
+export function useSettingsScreen(): { settings: Settings | null; failed: boolean; retry: () => void } {
+  const query = useQuery(settingsQuery);
+  return {
+    settings: query.data ?? null,
+    failed: query.isError && query.data === undefined,
+    retry: () => void query.refetch(),
+  };
 }
 
 /** The settings now: the cached answer, or the one under way; the defaults when it failed. */
@@ -52,7 +66,7 @@ export function useUpdateSettings() {
       // Before any answer (the fetch failed) the screen showed the defaults: back to those.
       queryClient.setQueryData(queryKeys.settings, context?.previous ?? DEFAULT_SETTINGS);
       console.warn(ALERTS.updateSettingsFailed, error);
-      window.alert(ALERTS.updateSettingsFailed);
+      if (!wasAlerted(error)) window.alert(ALERTS.updateSettingsFailed);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
@@ -31,6 +31,22 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
   const [imagesLoaded, setImagesLoaded] = useState(false);
   // Answers of an earlier opening (or of a closed modal) are dropped.
   const generation = useRef(0);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+
+  // A click inside the message moves the keyboard into the frame, whose keys never reach this page (it
+  // is sandboxed, without scripts): Escape would no longer close the preview. Focus comes back to the
+  // modal at once; the click itself (a link) still lands in the frame.
+  useEffect(() => {
+    if (!show) return;
+    function onBlur() {
+      setTimeout(() => {
+        const frame = frameRef.current;
+        if (frame && document.activeElement === frame) frame.closest<HTMLElement>('.modal')?.focus();
+      }, 0);
+    }
+    window.addEventListener('blur', onBlur);
+    return () => window.removeEventListener('blur', onBlur);
+  }, [show]);
 
   async function load(loadImages: boolean) {
     const mine = ++generation.current;
@@ -105,6 +121,7 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
         <Modal.Body className="p-0 message-preview-body">
           {html !== null && (
             <iframe
+              ref={frameRef}
               title="Message preview"
               className="message-preview-frame"
               sandbox={SANDBOX}

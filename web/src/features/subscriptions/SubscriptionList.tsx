@@ -1,64 +1,276 @@
-import { type ReactNode, useMemo, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
+import { BULK_MAX_SUBSCRIPTIONS, type BulkAction, type Subscription } from '../../../../contract/api.js';
+import { isStatus, messageOf, redirectUrlOf, wasAlerted } from '../../api/client';
 import { usePublicConfig } from '../../api/publicConfig';
 import { EmptyState } from '../../components/EmptyState';
+import { ErrorState } from '../../components/ErrorState';
 import { PageHeader } from '../../components/PageHeader';
+import { useToasts } from '../../components/Toasts';
 import { useLiveScan } from '../../live';
 import { useEmailAccounts } from '../accounts/queries';
+import { BulkBar, BulkProgress, TrashOption } from './BulkPanel';
+import { bulkDoneText } from './bulk';
 import type { CategoryView } from './categories';
-import { useSubscriptionList } from './queries';
+import { fetchAllMatching, useSubscriptionList } from './queries';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
   DEFAULT_SORT,
+  filterByAddress,
   isSortOrder,
+  itemsOfPages,
   progressText,
   SORT_OPTIONS,
   type SortOrder,
   scanRunning,
+  serverOrdered,
   showsAccounts,
+  totalOf,
   visibleSubscriptions,
 } from './subscriptionList';
+import { useBulkAction } from './useBulkAction';
 import { useSubscriptionActions } from './useSubscriptionActions';
 
-const NO_ITEMS: never[] = [];
+/** The search is sent to the server once typing pauses this long (the rows on screen filter at once). */
+const SEARCH_DEBOUNCE_MS = 300;
+/** Rows rendered beyond the screen, above and below. */
+const OVERSCAN = 8;
+/** The next page is asked for when this few loaded rows remain below the screen. */
+const LOAD_AHEAD = 15;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
 
 /**
  * docs/product.md §2 Subscription list screen for one category, filled live as a scan finds senders (the live
- * events write into the cached list: live.ts).
+ * events write into the cached list: live.ts). The list comes a page at a time as the user scrolls and
+ * only the rows near the screen are rendered, so 5,000 senders scroll as smoothly as 50. Rows can be
+ * selected (checkbox, Space on a focused row, Shift+click for a range) and acted on together.
  */
 export function SubscriptionList({ view }: { view: CategoryView }) {
   const { category } = view;
   const publicConfig = usePublicConfig();
-  const { accounts, updatedAt: accountsAt } = useEmailAccounts();
-  const list = useSubscriptionList(category);
-  const liveScan = useLiveScan();
+  const {
+    accounts,
+    failed: accountsFailed,
+    retry: retryAccounts,
+    updatedAt: accountsAt,
+  } = useEmailAccounts();
   const [order, setOrder] = useState<SortOrder>(DEFAULT_SORT);
   const [query, setQuery] = useState('');
-  const { busyRows, keep, unsubscribe, block, dialogs } = useSubscriptionActions(category);
+  const q = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useSubscriptionList(category, order, q);
+  const liveScan = useLiveScan();
+  const [moveToTrash, setMoveToTrash] = useState(false);
+  const actions = useSubscriptionActions(category);
+  const { busyRows, keep, unsubscribe, block, dialogs } = actions;
+  const toasts = useToasts();
+  const bulk = useBulkAction(category);
+  const [selected, setSelected] = useState<ReadonlyMap<string, Subscription>>(new Map());
+  const [confirmed, setConfirmed] = useState<ReadonlySet<string>>(new Set());
+  const [selectingAll, setSelectingAll] = useState(false);
+  const lastClicked = useRef<number | null>(null);
 
-  const items = list.data ?? NO_ITEMS;
-  /** The first answer (or failure) came. */
-  const loaded = !list.isPending;
+  const pages = list.data?.pages;
+  const loadedItems = useMemo(() => itemsOfPages(pages), [pages]);
+  const byServer = serverOrdered(pages);
+  // The server orders and searches its pages; an older whole-list answer is ordered here. Either way
+  // the typed search filters the rows on screen at once, before the server's answer to it comes.
+  const visible = useMemo(
+    () =>
+      byServer ? filterByAddress(loadedItems, query) : visibleSubscriptions(loadedItems, { order, query }),
+    [byServer, loadedItems, order, query],
+  );
+  const total = totalOf(pages, loadedItems.length);
+  const matching = byServer ? total : visible.length;
+  const showAccount = showsAccounts(loadedItems, accounts);
+  const logoBaseUrl = publicConfig.status === 'ready' ? (publicConfig.config?.logoBaseUrl ?? null) : null;
+
   // A mailbox being scanned, or waiting for its first scan, keeps the spinner on.
   const scanning = scanRunning(accounts, accountsAt, liveScan);
   const progress = liveScan.progress;
+  /** The first answer (or failure) came. */
+  const loaded = !list.isPending;
+  const failed = list.isError && !list.data;
+  const busy = scanning || !loaded || (list.isFetching && !list.isFetchingNextPage);
 
-  const visible = useMemo(() => visibleSubscriptions(items, { order, query }), [items, order, query]);
-  const showAccount = showsAccounts(items, accounts);
-  const logoBaseUrl = publicConfig.status === 'ready' ? (publicConfig.config?.logoBaseUrl ?? null) : null;
-  const busy = scanning || !loaded;
+  // A mailbox that needs signing in again, while the list is open: the dialog with the server's reason.
+  const reauthUrl = list.isError && isStatus(list.error, 401) ? redirectUrlOf(list.error) : null;
+  const reauthReason = reauthUrl ? messageOf(list.error, '') : '';
+  const { askReauth } = actions;
+  useEffect(() => {
+    if (reauthUrl) askReauth(reauthUrl, reauthReason || undefined);
+  }, [reauthUrl, reauthReason, askReauth]);
 
+  // ----- the virtual list
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const top = (bodyRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+    if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
+  });
+  const virtualizer = useWindowVirtualizer({
+    count: visible.length,
+    estimateSize: () => 76,
+    overscan: OVERSCAN,
+    scrollMargin,
+    getItemKey: (index) => visible[index]?.id ?? index,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const lastShown = rows.length > 0 ? (rows[rows.length - 1]?.index ?? 0) : -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = list;
+  useEffect(() => {
+    if (
+      hasNextPage &&
+      !isFetchingNextPage &&
+      !isFetchNextPageError &&
+      lastShown >= visible.length - LOAD_AHEAD
+    ) {
+      void fetchNextPage();
+    }
+  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, lastShown, visible.length, fetchNextPage]);
+
+  // ----- selection
+  const selectedItems = useMemo(() => [...selected.values()], [selected]);
+  const allVisibleSelected = visible.length > 0 && visible.every((item) => selected.has(item.id));
+  const someVisibleSelected = visible.some((item) => selected.has(item.id));
+
+  const toggleRow = useCallback(
+    (index: number, shift: boolean) => {
+      const item = visible[index];
+      if (!item) return;
+      setSelected((current) => {
+        const next = new Map(current);
+        const on = !current.has(item.id);
+        const from = shift && lastClicked.current !== null ? lastClicked.current : index;
+        const [low, high] = from < index ? [from, index] : [index, from];
+        for (let i = low; i <= high; i += 1) {
+          const row = visible[i];
+          if (!row) continue;
+          if (on) next.set(row.id, row);
+          else next.delete(row.id);
+        }
+        return next;
+      });
+      lastClicked.current = index;
+    },
+    [visible],
+  );
+
+  function toggleAllVisible() {
+    setSelected((current) => {
+      const next = new Map(current);
+      if (allVisibleSelected) for (const item of visible) next.delete(item.id);
+      else for (const item of visible) next.set(item.id, item);
+      return next;
+    });
+  }
+
+  async function selectAllMatching() {
+    setSelectingAll(true);
+    try {
+      const all = await fetchAllMatching(category, order, q);
+      setSelected(new Map(all.map((item) => [item.id, item])));
+    } catch (error) {
+      console.warn('Failed to fetch subscriptions...', error);
+      if (!wasAlerted(error))
+        toasts.show({ text: 'Could not select every matching sender. Please try again.' });
+    } finally {
+      setSelectingAll(false);
+    }
+  }
+
+  /** Space on a focused row toggles its checkbox; the arrow keys move between rows. */
+  function onRowKey(event: KeyboardEvent<HTMLTableSectionElement>) {
+    const row = (event.target as HTMLElement).closest<HTMLElement>('tr[data-index]');
+    if (!row) return;
+    const index = Number(row.dataset.index);
+    if (event.key === ' ' && event.target === row) {
+      event.preventDefault();
+      toggleRow(index, event.shiftKey);
+    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && event.target === row) {
+      event.preventDefault();
+      const next = index + (event.key === 'ArrowDown' ? 1 : -1);
+      if (next < 0 || next >= visible.length) return;
+      virtualizer.scrollToIndex(next);
+      // The row is rendered once scrolled to; focus it on the next frame.
+      requestAnimationFrame(() =>
+        bodyRef.current?.querySelector<HTMLElement>(`tr[data-index="${next}"]`)?.focus(),
+      );
+    }
+  }
+
+  // ----- bulk
+  async function startBulk(action: BulkAction) {
+    const items = selectedItems.slice(0, BULK_MAX_SUBSCRIPTIONS);
+    setSelected(new Map());
+    setConfirmed(new Set());
+    try {
+      await bulk.start(action, items, moveToTrash);
+    } catch (error) {
+      actions.reportFailure(error);
+      setSelected(new Map(items.map((item) => [item.id, item])));
+    }
+  }
+
+  const run = bulk.run;
+  const announcedRun = useRef<unknown>(null);
+  useEffect(() => {
+    if (run?.finished && announcedRun.current !== run.bulkId) {
+      announcedRun.current = run.bulkId;
+      toasts.show({ text: bulkDoneText(run.results.values()) });
+    }
+  }, [run, toasts]);
+
+  async function confirmManual(item: Subscription) {
+    if (await actions.confirmManual(item)) setConfirmed((current) => new Set(current).add(item.id));
+  }
+
+  // ----- what shows when there are no rows
   let empty: ReactNode = null;
-  if (loaded && items.length === 0 && !scanning) {
-    if (accounts?.length === 0) empty = <EmptyState />;
-    else if (accounts)
+  if (failed && !reauthUrl) {
+    empty = <ErrorState message="Failed to fetch subscriptions..." onRetry={() => void list.refetch()} />;
+  } else if (failed && reauthUrl) {
+    empty = (
+      <ErrorState message={reauthReason || 'A mailbox needs you to sign in again.'}>
+        <Button size="sm" variant="outline-danger" onClick={() => window.location.assign(reauthUrl)}>
+          Re-authenticate
+        </Button>
+      </ErrorState>
+    );
+  } else if (loaded && loadedItems.length === 0 && !scanning && !list.isFetching) {
+    if (accountsFailed)
+      empty = <ErrorState message="Failed to fetch email accounts..." onRetry={retryAccounts} />;
+    else if (accounts?.length === 0) empty = <EmptyState />;
+    else if (accounts && !q)
       empty = <p className="empty-state text-muted border rounded p-4 text-center">No subscriptions here.</p>;
-  } else if (items.length > 0 && visible.length === 0) {
+    else if (accounts)
+      empty = (
+        <p className="empty-state text-muted border rounded p-4 text-center">
+          No subscriptions match your search.
+        </p>
+      );
+  } else if (loadedItems.length > 0 && visible.length === 0 && !list.isFetching) {
     empty = (
       <p className="empty-state text-muted border rounded p-4 text-center">
         No subscriptions match your search.
@@ -66,8 +278,45 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
     );
   }
 
+  const rowActions = (item: Subscription) => (
+    <div className="row-actions">
+      {/* docs/product.md §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed.
+          Each button's name starts with its visible label (WCAG 2.5.3), the sender follows unseen. */}
+      {category !== 'kept' && (
+        <Button
+          size="sm"
+          variant="outline-success"
+          disabled={busyRows.has(item.id)}
+          onClick={() => void keep(item)}
+        >
+          Keep Subscription<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+      {category === 'unsubscribed' && item.stillSending && (
+        <Button
+          size="sm"
+          variant="outline-danger"
+          disabled={busyRows.has(item.id)}
+          onClick={() => void block(item)}
+        >
+          Block<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+      {category !== 'unsubscribed' && (
+        <Button
+          size="sm"
+          variant="outline-danger"
+          disabled={busyRows.has(item.id)}
+          onClick={() => void unsubscribe(item, moveToTrash)}
+        >
+          Unsubscribe<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+    </div>
+  );
+
   return (
-    <section className="subscription-list">
+    <section className={`subscription-list${selected.size > 0 ? ' has-selection' : ''}`}>
       <PageHeader
         title={view.heading}
         status={
@@ -78,12 +327,12 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
           )
         }
       />
-      <p className="text-muted mb-3">{countCaption(items.length, view.caption)}</p>
+      <p className="text-muted mb-3 count-caption">{countCaption(total, view.caption)}</p>
       <p className="small text-primary mb-0 scan-progress" role="status" aria-live="polite">
         {scanning && progress ? progressText(progress) : ''}
       </p>
 
-      <div className="list-controls d-flex flex-column flex-sm-row gap-2 mb-3">
+      <div className="list-controls mb-3">
         <Form.Select
           aria-label="Sort"
           className="list-sort"
@@ -101,8 +350,8 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         <InputGroup className="list-search">
           <Form.Control
             type="search"
-            aria-label="Search by sender address"
-            placeholder="Search by sender address"
+            aria-label="Search by name or address"
+            placeholder="Search by name or address"
             autoComplete="off"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
@@ -116,70 +365,110 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
             <span aria-hidden="true">×</span>
           </Button>
         </InputGroup>
+        {category !== 'unsubscribed' && <TrashOption checked={moveToTrash} onChange={setMoveToTrash} />}
       </div>
 
-      <Table hover className="subscription-table bg-white border mb-0">
-        <thead>
-          <tr>
+      {run && (
+        <BulkProgress
+          run={run}
+          confirmed={confirmed}
+          onConfirmManual={(item) => void confirmManual(item)}
+          onClose={bulk.close}
+        />
+      )}
+
+      {allVisibleSelected &&
+        matching > visible.length &&
+        selected.size < Math.min(matching, BULK_MAX_SUBSCRIPTIONS) && (
+          <div className="select-all-matching small px-3 py-2 border border-bottom-0 rounded-top">
+            All {visible.length} on this page are selected.{' '}
+            <Button
+              variant="link"
+              size="sm"
+              className="p-0 align-baseline"
+              disabled={selectingAll}
+              onClick={() => void selectAllMatching()}
+            >
+              Select all {Math.min(matching, BULK_MAX_SUBSCRIPTIONS)} matching
+            </Button>
+          </div>
+        )}
+      {/* A table laid out as a grid (styles.css): only the rows near the screen exist, placed by the virtualizer. */}
+      <table
+        aria-label={view.heading}
+        aria-rowcount={matching + 1}
+        className="subscription-table bg-white border mb-0"
+      >
+        <thead className="subscription-head">
+          <tr aria-rowindex={1} className="subscription-head-row">
+            <th scope="col" className="subscription-select">
+              <input
+                type="checkbox"
+                className="form-check-input"
+                aria-label="Select all on this page"
+                checked={allVisibleSelected}
+                ref={(box) => {
+                  if (box) box.indeterminate = someVisibleSelected && !allVisibleSelected;
+                }}
+                disabled={visible.length === 0}
+                onChange={toggleAllVisible}
+              />
+            </th>
             <th scope="col" className="subscription-col">
               EMAIL SUBSCRIPTIONS
             </th>
-            <th scope="col" className="actions-col text-end">
+            <th scope="col" className="actions-col">
               ACTIONS
             </th>
           </tr>
         </thead>
-        <tbody>
-          {visible.map((item) => (
-            <SubscriptionRow
-              key={item.id}
-              item={item}
-              logoBaseUrl={logoBaseUrl}
-              showAccount={showAccount}
-              busy={busyRows.has(item.id)}
-              actions={
-                <div className="d-flex flex-wrap justify-content-end gap-2">
-                  {/* docs/product.md §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed. */}
-                  {category !== 'kept' && (
-                    <Button
-                      size="sm"
-                      variant="outline-success"
-                      disabled={busyRows.has(item.id)}
-                      aria-label={`Keep ${item.address}`}
-                      onClick={() => void keep(item)}
-                    >
-                      Keep Subscription
-                    </Button>
-                  )}
-                  {category === 'unsubscribed' && item.stillSending && (
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      disabled={busyRows.has(item.id)}
-                      aria-label={`Block ${item.address}`}
-                      onClick={() => void block(item)}
-                    >
-                      Block
-                    </Button>
-                  )}
-                  {category !== 'unsubscribed' && (
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      disabled={busyRows.has(item.id)}
-                      aria-label={`Unsubscribe ${item.address}`}
-                      onClick={() => void unsubscribe(item)}
-                    >
-                      Unsubscribe
-                    </Button>
-                  )}
-                </div>
-              }
-            />
-          ))}
+        <tbody
+          ref={bodyRef}
+          className="subscription-body"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onRowKey}
+        >
+          {rows.map((row) => {
+            const item = visible[row.index];
+            if (!item) return null;
+            return (
+              <SubscriptionRow
+                key={row.key}
+                ref={virtualizer.measureElement}
+                index={row.index}
+                style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+                item={item}
+                logoBaseUrl={logoBaseUrl}
+                showAccount={showAccount}
+                busy={busyRows.has(item.id)}
+                slowText={busyRows.get(item.id) ?? null}
+                selected={selected.has(item.id)}
+                onSelect={(shift) => toggleRow(row.index, shift)}
+                actions={rowActions(item)}
+              />
+            );
+          })}
         </tbody>
-      </Table>
+      </table>
+      {isFetchNextPageError && (
+        <div className="mt-3">
+          <ErrorState message="Failed to fetch more subscriptions..." onRetry={() => void fetchNextPage()} />
+        </div>
+      )}
+      {isFetchingNextPage && (
+        <p className="text-muted small mt-2 mb-0" aria-hidden="true">
+          Loading more…
+        </p>
+      )}
       {empty && <div className="mt-3">{empty}</div>}
+      <BulkBar
+        category={category}
+        selected={selectedItems}
+        moveToTrash={moveToTrash}
+        onMoveToTrash={setMoveToTrash}
+        onStart={(action) => void startBulk(action)}
+        onClear={() => setSelected(new Map())}
+      />
       {dialogs}
     </section>
   );

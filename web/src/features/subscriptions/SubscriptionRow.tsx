@@ -1,11 +1,11 @@
-import { type ReactNode, useId, useState } from 'react';
+import { type CSSProperties, forwardRef, type ReactNode, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Subscription, UnsubscribeMethod } from '../../../../contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
 import { MessagePreview } from './MessagePreview';
 import { useSubscriptionMessages } from './queries';
-import { messageCountLabel, senderDomain, senderName } from './subscriptionList';
+import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
   item: Subscription;
@@ -16,6 +16,15 @@ interface SubscriptionRowProps {
   actions?: ReactNode;
   /** Set while an action on this row runs; the row shows its loading spinner. */
   busy?: boolean;
+  /** What a slow action is doing, in words (shown while busy). */
+  slowText?: string | null;
+  /** The row's checkbox (bulk actions); none without onSelect. `shift`: a range from the last one. */
+  selected?: boolean;
+  onSelect?: (shift: boolean) => void;
+  /** Its place in the list (0 first); the header row is aria-rowindex 1, this row index + 2. */
+  index: number;
+  /** The virtual list's placement. */
+  style?: CSSProperties;
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
@@ -43,61 +52,106 @@ export function unsubscribedLabel(item: Subscription): string | null {
   return parts.join(' · ');
 }
 
-/** One sender: logo, name, address, message count, and its messages behind the expand caret. */
-export function SubscriptionRow({
-  item,
-  logoBaseUrl,
-  showAccount,
-  actions,
-  busy = false,
-}: SubscriptionRowProps) {
+/**
+ * One sender (a row of the list's ARIA table): its checkbox, logo, name (and the list it came through),
+ * address, message count and what it costs, its messages behind the expand caret, and the actions. At
+ * desktop widths all of it sits on one line (styles.css); on a phone it stacks.
+ */
+export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowProps>(function SubscriptionRow(
+  {
+    item,
+    logoBaseUrl,
+    showAccount,
+    actions,
+    busy = false,
+    slowText = null,
+    selected,
+    onSelect,
+    index,
+    style,
+  },
+  ref,
+) {
   const listId = useId();
   const [expanded, setExpanded] = useState(false);
   const { messages, loading: loadingMessages } = useSubscriptionMessages(item.id, expanded);
+  const name = senderName(item);
+  const cost = costLabel(item);
+  const receipt = unsubscribedLabel(item);
 
   function toggle() {
     setExpanded((open) => !open);
   }
 
   return (
-    <tr className="subscription-row" aria-busy={busy || loadingMessages}>
+    <tr
+      ref={ref}
+      aria-rowindex={index + 2}
+      aria-selected={onSelect ? selected : undefined}
+      aria-busy={busy || loadingMessages}
+      data-index={index}
+      // Reached by the arrow keys and a click on the row; Space then toggles its checkbox (the list's
+      // keyboard handling). Not a Tab stop: Tab goes through the row's controls.
+      tabIndex={-1}
+      className={`subscription-row${selected ? ' selected' : ''}`}
+      style={style}
+    >
+      {onSelect && (
+        <td className="subscription-select">
+          <input
+            type="checkbox"
+            className="form-check-input"
+            aria-label={`Select ${name}`}
+            checked={selected ?? false}
+            onChange={() => {}}
+            onClick={(event) => onSelect(event.shiftKey)}
+          />
+        </td>
+      )}
       <td className="subscription-sender">
-        <div className="d-flex align-items-start gap-3">
+        <div className="subscription-main">
           <SenderLogo domain={senderDomain(item.address)} baseUrl={logoBaseUrl} />
-          <div className="flex-grow-1 min-w-0">
-            <div className="fw-semibold text-break">{senderName(item)}</div>
+          <div className="subscription-ident min-w-0">
+            <div className="fw-semibold text-break subscription-name">{name}</div>
+            {item.via && <div className="text-muted small text-break subscription-via">via {item.via}</div>}
+          </div>
+          <div className="subscription-address min-w-0">
             <div className="text-muted small text-break">{item.address}</div>
             {showAccount && (
               <div className="text-muted small text-break subscription-account">{item.account}</div>
             )}
-            <div className="small">{messageCountLabel(item.messageCount)}</div>
-            {unsubscribedLabel(item) && (
-              <div className="text-muted small subscription-receipt">
-                {unsubscribedLabel(item)}
-                {item.stillSending && (
-                  <Badge bg="warning" text="dark" className="ms-2">
-                    Still sending
-                  </Badge>
-                )}
-              </div>
-            )}
           </div>
-          {(busy || loadingMessages) && (
-            <Spinner animation="border" size="sm" role="status" className="mt-2 flex-shrink-0">
-              <span className="visually-hidden">Loading…</span>
-            </Spinner>
+          <div className="small subscription-count">{messageCountLabel(item.messageCount)}</div>
+          <div className="small text-muted subscription-cost">{cost}</div>
+          {receipt && (
+            <div className="text-muted small subscription-receipt">
+              {receipt}
+              {item.stillSending && (
+                <Badge bg="warning" text="dark" className="ms-2">
+                  Still sending
+                </Badge>
+              )}
+            </div>
           )}
-          <button
-            type="button"
-            className="btn btn-link subscription-caret flex-shrink-0"
-            aria-label={`Show messages from ${item.address}`}
-            aria-expanded={expanded}
-            aria-controls={listId}
-            onClick={toggle}
-          >
-            <span className="subscription-caret-icon" aria-hidden="true" />
-          </button>
+          <div className="subscription-state">
+            {(busy || loadingMessages) && (
+              <Spinner animation="border" size="sm" role="status" className="flex-shrink-0">
+                <span className="visually-hidden">Loading…</span>
+              </Spinner>
+            )}
+            <button
+              type="button"
+              className="btn btn-link subscription-caret flex-shrink-0"
+              aria-label={`Show messages from ${item.address}`}
+              aria-expanded={expanded}
+              aria-controls={listId}
+              onClick={toggle}
+            >
+              <span className="subscription-caret-icon" aria-hidden="true" />
+            </button>
+          </div>
         </div>
+        {busy && slowText && <div className="small text-primary subscription-slow">{slowText}</div>}
         <div id={listId} hidden={!expanded}>
           {expanded && messages && (
             <ul className="subscription-messages list-unstyled mb-0 mt-2">
@@ -120,4 +174,4 @@ export function SubscriptionRow({
       <td className="subscription-actions">{actions}</td>
     </tr>
   );
-}
+});

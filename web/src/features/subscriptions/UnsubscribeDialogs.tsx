@@ -86,12 +86,14 @@ export function UnsubscribeConfirmDialog({ show, onYes, onNotYet }: UnsubscribeC
 
 interface ReauthDialogProps {
   show: boolean;
+  /** The server's words on which mailbox needs signing in again, shown under the spec's text. */
+  reason?: string;
   onReauthenticate: () => void;
   onCancel: () => void;
 }
 
 /** docs/product.md §8: Re-authentication Required — the mailbox's grant expired. */
-export function ReauthDialog({ show, onReauthenticate, onCancel }: ReauthDialogProps) {
+export function ReauthDialog({ show, reason, onReauthenticate, onCancel }: ReauthDialogProps) {
   return (
     <ConfirmDialog
       show={show}
@@ -100,7 +102,8 @@ export function ReauthDialog({ show, onReauthenticate, onCancel }: ReauthDialogP
       onConfirm={onReauthenticate}
       onCancel={onCancel}
     >
-      Your session has expired. Please re-authenticate to continue using the product.
+      <p className="mb-0">Your session has expired. Please re-authenticate to continue using the product.</p>
+      {reason && <p className="mb-0 mt-2 text-muted reauth-reason">{reason}</p>}
     </ConfirmDialog>
   );
 }

@@ -7,6 +7,8 @@ import {
   blockSubscription,
   keepSubscription,
   manualUnsubscribe,
+  reviewSubscription,
+  unblockSubscription,
   unsubscribe as unsubscribeCall,
 } from '../../api/calls';
 import { applyAction } from './queries';
@@ -15,6 +17,13 @@ interface WithConfirm {
   item: Subscription;
   /** The user agreed that a block also trashes mail without list headers (after a 409). */
   confirmBlock?: boolean;
+  /** Unsubscribe only: also move the sender's existing mail to the trash. */
+  moveToTrash?: boolean;
+}
+
+/** An undo: `item` as the action left it (its category is the list it is in now). */
+interface Undo {
+  item: Subscription;
 }
 
 /** The mutations of the rows of the `category` list. */
@@ -41,7 +50,19 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
   // Its answer says what comes next (unsubscribeFlow.ts); the item leaves the list by `removed`.
   const unsubscribe = useMutation({
     mutationKey: ['unsubscribe'],
-    mutationFn: ({ item, confirmBlock = false }: WithConfirm) => unsubscribeCall(item.id, confirmBlock),
+    mutationFn: ({ item, confirmBlock = false, moveToTrash = false }: WithConfirm) =>
+      unsubscribeCall(item.id, confirmBlock, moveToTrash),
+  });
+  // Undo of a Keep and of a Block: the item leaves the list the action had put it in.
+  const review = useMutation({
+    mutationKey: ['review-subscription'],
+    mutationFn: ({ item }: Undo) => reviewSubscription(item.id),
+    onSuccess: (updated, { item }) => applyAction(queryClient, item.category, item.id, updated),
+  });
+  const unblock = useMutation({
+    mutationKey: ['unblock-subscription'],
+    mutationFn: ({ item }: Undo) => unblockSubscription(item.id),
+    onSuccess: (updated, { item }) => applyAction(queryClient, item.category, item.id, updated),
   });
 
   return {
@@ -49,6 +70,8 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
     block,
     manualUnsubscribe: manual,
     unsubscribe,
+    review,
+    unblock,
     /** The unsubscribe succeeded (one click, or blocked and trashed): the item leaves the list. */
     removed: (item: Subscription) => moved(item),
   };

@@ -1,34 +1,89 @@
 // The subscription lists in the query cache (docs/product.md §2 Subscription list screen, §4 Live updates): one
-// query per category, the live events and the row actions write into them (live.ts, mutations.ts).
-import { type QueryClient, useQuery } from '@tanstack/react-query';
-import type { Subscription, SubscriptionCategory, SubscriptionMessage } from '../../../../contract/api.js';
+// paged query per category, order and search; the live events and the row actions write into every cached
+// one of a category (live.ts, mutations.ts).
+import { type InfiniteData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type {
+  Subscription,
+  SubscriptionCategory,
+  SubscriptionMessage,
+  SubscriptionSort,
+  SubscriptionsResponse,
+} from '../../../../contract/api.js';
+import { BULK_MAX_SUBSCRIPTIONS, SUBSCRIPTION_PAGE_MAX } from '../../../../contract/api.js';
 import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
-import { mergeLiveSubscription, mergeLiveSubscriptions } from './subscriptionList';
+import {
+  itemsOfPages,
+  mergeLiveSubscriptions,
+  withJoinedItem,
+  withoutItem,
+  withUpdatedItem,
+} from './subscriptionList';
+
+/** Senders per page as the list scrolls. */
+export const PAGE_SIZE = 50;
+
+type Pages = InfiniteData<SubscriptionsResponse, string | null>;
 
 /**
  * Live items that arrived while a list fetch was on its way, per running fetch: the answer may predate
- * them, so they are merged into it.
+ * them, so they are merged into it (into the last page only: an earlier one is followed by more).
  */
 const arrivingDuringFetch = new Set<Subscription[]>();
 
-async function fetchList(category: SubscriptionCategory): Promise<Subscription[]> {
+async function fetchPage(
+  category: SubscriptionCategory,
+  sort: SubscriptionSort,
+  q: string,
+  cursor: string | null,
+): Promise<SubscriptionsResponse> {
   const arrived: Subscription[] = [];
   arrivingDuringFetch.add(arrived);
   try {
-    const answer = await getSubscriptions(category);
-    return mergeLiveSubscriptions(answer?.data ?? [], arrived, category);
+    const answer = await getSubscriptions(category, { sort, q, limit: PAGE_SIZE, cursor });
+    const data = answer?.data ?? [];
+    if (answer?.nextCursor) return { ...answer, data };
+    return { ...answer, data: mergeLiveSubscriptions(data, arrived, category) };
   } finally {
     arrivingDuringFetch.delete(arrived);
   }
 }
 
-export function useSubscriptionList(category: SubscriptionCategory) {
-  return useQuery({
-    queryKey: queryKeys.subscriptions(category),
-    queryFn: () => fetchList(category),
-    meta: { errorMessage: 'Failed to fetch subscriptions...' },
+/** The list of one category in one order and for one search, a page at a time. */
+export function useSubscriptionList(category: SubscriptionCategory, sort: SubscriptionSort, q: string) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.subscriptionPages(category, sort, q),
+    queryFn: ({ pageParam }) => fetchPage(category, sort, q, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? null,
+    // A new search or order keeps the rows on screen until its first page comes.
+    placeholderData: (previous) => previous,
+    meta: { errorMessage: 'Failed to fetch subscriptions...', reauthDialog: true },
   });
+}
+
+/**
+ * Every sender matching the category and search, walked page by page at the largest size (at most
+ * BULK_MAX_SUBSCRIPTIONS): "Select all N matching" of the bulk actions.
+ */
+export async function fetchAllMatching(
+  category: SubscriptionCategory,
+  sort: SubscriptionSort,
+  q: string,
+): Promise<Subscription[]> {
+  const all: Subscription[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: SubscriptionsResponse = await getSubscriptions(category, {
+      sort,
+      q,
+      limit: SUBSCRIPTION_PAGE_MAX,
+      cursor,
+    });
+    all.push(...(page?.data ?? []));
+    cursor = page?.nextCursor ?? null;
+  } while (cursor && all.length < BULK_MAX_SUBSCRIPTIONS);
+  return itemsOfPages([{ data: all }]).slice(0, BULK_MAX_SUBSCRIPTIONS);
 }
 
 /**
@@ -51,18 +106,37 @@ export function useSubscriptionMessages(
   return { messages: query.data ?? null, loading: query.isFetching };
 }
 
-/** A `new-subscription` item: into the list of its category (when cached) and the fetches under way. */
+/** The query key's search (its last part). */
+function searchOf(queryKey: readonly unknown[]): string {
+  const q = queryKey[4];
+  return typeof q === 'string' ? q : '';
+}
+
+/** Changes every cached list of `category` (each order and search). */
+function updateLists(
+  queryClient: QueryClient,
+  category: SubscriptionCategory,
+  change: (pages: SubscriptionsResponse[], q: string) => SubscriptionsResponse[],
+): void {
+  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({
+    queryKey: queryKeys.subscriptions(category),
+  })) {
+    if (!data?.pages) continue;
+    const pages = change(data.pages, searchOf(queryKey));
+    if (pages !== data.pages) queryClient.setQueryData<Pages>(queryKey, { ...data, pages });
+  }
+}
+
+/** A `new-subscription` item: into the lists of its category (when cached) and the fetches under way. */
 export function addLiveSubscription(queryClient: QueryClient, item: Subscription): void {
   for (const arrived of arrivingDuringFetch) arrived.push(item);
-  queryClient.setQueryData<Subscription[]>(queryKeys.subscriptions(item.category), (items) =>
-    items ? mergeLiveSubscription(items, item, item.category) : items,
-  );
+  updateLists(queryClient, item.category, (pages, q) => withJoinedItem(pages, item, q));
 }
 
 /**
  * After an action on an item of the `from` list (docs/product.md §4): the item leaves that list, unless the answer
  * keeps it there (a block on the Unsubscribed list), in which case it is updated in place; an updated
- * item also joins the cached list of its new category. A list fetch still on its way may predate the
+ * item also joins the cached lists of its new category. A list fetch still on its way may predate the
  * action: it is asked again.
  */
 export function applyAction(
@@ -71,15 +145,12 @@ export function applyAction(
   id: string,
   updated?: Subscription,
 ): void {
-  queryClient.setQueryData<Subscription[]>(queryKeys.subscriptions(from), (items) => {
-    if (!items) return items;
-    return updated?.category === from
-      ? items.map((item) => (item.id === id ? updated : item))
-      : items.filter((item) => item.id !== id);
-  });
+  updateLists(queryClient, from, (pages) =>
+    updated?.category === from ? withUpdatedItem(pages, updated) : withoutItem(pages, id),
+  );
   if (updated && updated.category !== from) {
-    queryClient.setQueryData<Subscription[]>(queryKeys.subscriptions(updated.category), (items) =>
-      items ? [...items.filter((item) => item.id !== id), updated] : items,
+    updateLists(queryClient, updated.category, (pages, q) =>
+      withJoinedItem(withoutItem(pages, id), updated, q),
     );
   }
   void queryClient.invalidateQueries({

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { EmailAccount, Subscription } from '../../../../contract/api.js';
 import {
+  costLabel,
   countCaption,
   filterByAddress,
   isScanning,
   isSortOrder,
+  itemsOfPages,
   mergeLiveSubscription,
   mergeLiveSubscriptions,
   messageCountLabel,
@@ -13,9 +15,14 @@ import {
   scanRunning,
   senderDomain,
   senderName,
+  serverOrdered,
   showsAccounts,
   sortSubscriptions,
+  totalOf,
   visibleSubscriptions,
+  withJoinedItem,
+  withoutItem,
+  withUpdatedItem,
 } from './subscriptionList';
 
 function sub(overrides: Partial<Subscription> & Pick<Subscription, 'id' | 'address'>): Subscription {
@@ -51,11 +58,14 @@ const undated = sub({ id: 'd', address: 'old@archive.net', messageCount: 40, las
 const all = [news, deals, digest, undated];
 
 describe('sorting', () => {
-  it('offers the two orders of the spec, newest first by default', () => {
+  it('offers the two orders of the spec first, then least read and most per month', () => {
     expect(SORT_OPTIONS.map((o) => o.label)).toEqual([
       'Newest to Oldest Messages',
       'Most Messages to Least Messages',
+      'Least Read First',
+      'Most Messages per Month',
     ]);
+    expect(SORT_OPTIONS.map((o) => o.value)).toEqual(['newest', 'messages', 'readRate', 'perMonth']);
     expect(isSortOrder('newest')).toBe(true);
     expect(isSortOrder('oldest')).toBe(false);
   });
@@ -65,23 +75,45 @@ describe('sorting', () => {
   });
 
   it('orders by message count, ties by the newest message', () => {
-    expect(sortSubscriptions(all, 'most').map((s) => s.id)).toEqual(['d', 'b', 'c', 'a']);
+    expect(sortSubscriptions(all, 'messages').map((s) => s.id)).toEqual(['d', 'b', 'c', 'a']);
+  });
+
+  it('orders by the read rate, least read first and unknown rates last', () => {
+    const rated = [
+      { ...news, readRate: 0.5 },
+      { ...deals, readRate: null },
+      { ...digest, readRate: 0.03 },
+      { ...undated, readRate: 0.5 },
+    ];
+    expect(sortSubscriptions(rated, 'readRate').map((s) => s.id)).toEqual(['c', 'a', 'd', 'b']);
+  });
+
+  it('orders by messages a month, most first', () => {
+    const rated = [
+      { ...news, messagesPerMonth: 2 },
+      { ...deals, messagesPerMonth: 30 },
+      { ...digest },
+      { ...undated, messagesPerMonth: 2 },
+    ];
+    expect(sortSubscriptions(rated, 'perMonth').map((s) => s.id)).toEqual(['b', 'a', 'd', 'c']);
   });
 
   it('leaves the input untouched and is stable on equal items', () => {
     const input = [news, deals];
-    sortSubscriptions(input, 'most');
+    sortSubscriptions(input, 'messages');
     expect(input).toEqual([news, deals]);
     const twins = [sub({ id: '2', address: 'x@y.z' }), sub({ id: '1', address: 'x@y.z' })];
     expect(sortSubscriptions(twins, 'newest').map((s) => s.id)).toEqual(['1', '2']);
   });
 });
 
-describe('search by sender address', () => {
-  it('matches a case-insensitive substring of the address only', () => {
+describe('search by name or address', () => {
+  it('matches a case-insensitive substring of the address or the name', () => {
     expect(filterByAddress(all, 'SHOP').map((s) => s.id)).toEqual(['b']);
     expect(filterByAddress(all, '  weekly ').map((s) => s.id)).toEqual(['c']);
-    expect(filterByAddress([sub({ id: 'n', address: 'a@b.c', senderName: 'Weekly' })], 'weekly')).toEqual([]);
+    const named = sub({ id: 'n', address: 'a@b.c', senderName: 'Weekly Digest' });
+    expect(filterByAddress([named], 'weekly')).toEqual([named]);
+    expect(filterByAddress([named], 'monthly')).toEqual([]);
   });
 
   it('keeps everything for an empty query', () => {
@@ -90,7 +122,7 @@ describe('search by sender address', () => {
   });
 
   it('filters, then sorts', () => {
-    expect(visibleSubscriptions(all, { order: 'most', query: '.com' }).map((s) => s.id)).toEqual(['a']);
+    expect(visibleSubscriptions(all, { order: 'messages', query: '.com' }).map((s) => s.id)).toEqual(['a']);
     expect(visibleSubscriptions(all, { order: 'newest', query: 'e' }).map((s) => s.id)).toEqual([
       'c',
       'a',
@@ -197,5 +229,58 @@ describe('scanRunning', () => {
     expect(scanRunning(scanning, 100, { scanning: false, at: 200 })).toBe(false);
     expect(scanRunning(null, 0, { scanning: true, at: 200 })).toBe(true);
     expect(scanRunning(null, 0, { scanning: false, at: 0 })).toBe(false);
+  });
+});
+
+describe('what a sender costs', () => {
+  it('says how many a month and how much of it is read', () => {
+    expect(costLabel({ messagesPerMonth: 12, readRate: 0.031 })).toBe('12 a month · you read 3%');
+    expect(costLabel({ messagesPerMonth: 2.5, readRate: null })).toBe('2.5 a month');
+    expect(costLabel({ messagesPerMonth: 0.05 })).toBe('under 1 a month');
+    expect(costLabel({ messagesPerMonth: 0, readRate: 1 })).toBe('0 a month · you read 100%');
+    expect(costLabel({})).toBeNull();
+  });
+});
+
+describe('the pages of a list', () => {
+  const page = (data: Subscription[], extra: { nextCursor?: string | null; total?: number } = {}) => ({
+    data,
+    ...extra,
+  });
+
+  it('flattens pages, one item per sender, and counts by the server total', () => {
+    const pages = [page([news, deals], { nextCursor: 'x', total: 10 }), page([deals, digest])];
+    expect(itemsOfPages(pages).map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    expect(serverOrdered(pages)).toBe(true);
+    expect(totalOf(pages, 3)).toBe(10);
+    expect(serverOrdered([page(all)])).toBe(false);
+    expect(totalOf([page(all)], 4)).toBe(4);
+  });
+
+  it('drops an item and counts one less', () => {
+    const pages = [page([news, deals], { nextCursor: 'x', total: 10 }), page([digest])];
+    const after = withoutItem(pages, 'c');
+    expect(itemsOfPages(after).map((s) => s.id)).toEqual(['a', 'b']);
+    expect(totalOf(after, 2)).toBe(9);
+    expect(withoutItem(pages, 'zz')).toBe(pages);
+  });
+
+  it('updates an item in place', () => {
+    const pages = [page([news, deals], { total: 2 })];
+    const after = withUpdatedItem(pages, { ...deals, stillSending: true });
+    expect(after[0]?.data[1]?.stillSending).toBe(true);
+  });
+
+  it('adds a joining sender at the end only when every page is loaded and the search matches', () => {
+    const fresh = sub({ id: 'e', address: 'new@sender.com' });
+    const complete = [page([news], { nextCursor: null, total: 1 })];
+    expect(itemsOfPages(withJoinedItem(complete, fresh, '')).map((s) => s.id)).toEqual(['a', 'e']);
+    expect(totalOf(withJoinedItem(complete, fresh, ''), 0)).toBe(2);
+    expect(withJoinedItem(complete, fresh, 'nomatch')).toBe(complete);
+    expect(withJoinedItem(complete, { ...news }, '')).toBe(complete);
+    const partial = [page([news], { nextCursor: 'x', total: 5 })];
+    const joined = withJoinedItem(partial, fresh, '');
+    expect(itemsOfPages(joined).map((s) => s.id)).toEqual(['a']);
+    expect(totalOf(joined, 1)).toBe(6);
   });
 });

@@ -1,12 +1,21 @@
 // The subscription list's logic (docs/product.md §2 Subscription list screen, §4 Live updates), kept pure so
 // that it can be tested without a browser.
-import type { EmailAccount, Subscription, SubscriptionCategory } from '../../../../contract/api.js';
+import type {
+  EmailAccount,
+  Subscription,
+  SubscriptionCategory,
+  SubscriptionSort,
+  SubscriptionsResponse,
+} from '../../../../contract/api.js';
 
-export type SortOrder = 'newest' | 'most';
+export type SortOrder = SubscriptionSort;
 
+/** The spec's two orders first (their labels as they were), then the two the read rates allow. */
 export const SORT_OPTIONS: readonly { value: SortOrder; label: string }[] = [
   { value: 'newest', label: 'Newest to Oldest Messages' },
-  { value: 'most', label: 'Most Messages to Least Messages' },
+  { value: 'messages', label: 'Most Messages to Least Messages' },
+  { value: 'readRate', label: 'Least Read First' },
+  { value: 'perMonth', label: 'Most Messages per Month' },
 ];
 
 /** docs/product.md §9: the default sort is newest. */
@@ -33,27 +42,41 @@ function byAddress(a: Subscription, b: Subscription): number {
   return a.address < b.address ? -1 : 1;
 }
 
+/** The read rate as a sort key: least read first, unknown rates last. */
+function readKey(item: Subscription): number {
+  return typeof item.readRate === 'number' ? item.readRate : Number.POSITIVE_INFINITY;
+}
+
+const newest = (a: Subscription, b: Subscription) =>
+  descending(timeOf(a.lastMessageAt), timeOf(b.lastMessageAt)) ||
+  descending(a.messageCount, b.messageCount) ||
+  byAddress(a, b);
+
 const COMPARATORS: Record<SortOrder, (a: Subscription, b: Subscription) => number> = {
-  newest: (a, b) =>
-    descending(timeOf(a.lastMessageAt), timeOf(b.lastMessageAt)) ||
-    descending(a.messageCount, b.messageCount) ||
-    byAddress(a, b),
-  most: (a, b) =>
+  newest,
+  messages: (a, b) =>
     descending(a.messageCount, b.messageCount) ||
     descending(timeOf(a.lastMessageAt), timeOf(b.lastMessageAt)) ||
     byAddress(a, b),
+  readRate: (a, b) => -descending(readKey(a), readKey(b)) || newest(a, b),
+  perMonth: (a, b) => descending(a.messagesPerMonth ?? 0, b.messagesPerMonth ?? 0) || newest(a, b),
 };
 
-/** A sorted copy: newest last message first, or most messages first; ties are stable by address. */
+/** A sorted copy in one of the orders; ties are stable by address. */
 export function sortSubscriptions(items: readonly Subscription[], order: SortOrder): Subscription[] {
   return [...items].sort(COMPARATORS[order]);
 }
 
-/** Items whose sender address contains the query, ignoring case; an empty query keeps everything. */
+/**
+ * Items whose sender address or name contains the query, ignoring case (as the server's `q`); an empty
+ * query keeps everything.
+ */
 export function filterByAddress(items: readonly Subscription[], query: string): Subscription[] {
   const needle = query.trim().toLowerCase();
   if (!needle) return [...items];
-  return items.filter((item) => item.address.toLowerCase().includes(needle));
+  return items.filter(
+    (item) => item.address.toLowerCase().includes(needle) || item.senderName.toLowerCase().includes(needle),
+  );
 }
 
 /** What the table shows: the filtered items in the chosen order. */
@@ -152,4 +175,90 @@ export function scanRunning(
 ): boolean {
   if (accounts && accountsAt >= live.at) return accounts.some(isScanning);
   return live.scanning;
+}
+
+/** "12 a month · you read 3%": what a sender costs; null when neither is known. */
+export function costLabel(item: Pick<Subscription, 'messagesPerMonth' | 'readRate'>): string | null {
+  const parts: string[] = [];
+  if (typeof item.messagesPerMonth === 'number') {
+    const perMonth = item.messagesPerMonth;
+    const shown = perMonth >= 10 || Number.isInteger(perMonth) ? Math.round(perMonth) : perMonth.toFixed(1);
+    parts.push(perMonth > 0 && perMonth < 0.1 ? 'under 1 a month' : `${shown} a month`);
+  }
+  if (typeof item.readRate === 'number') parts.push(`you read ${Math.round(item.readRate * 100)}%`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** The pages of a list as loaded, one item per sender (a live item may also arrive in a later page). */
+export function itemsOfPages(pages: readonly SubscriptionsResponse[] | undefined): Subscription[] {
+  if (!pages) return [];
+  const seen = new Set<string>();
+  const items: Subscription[] = [];
+  for (const page of pages) {
+    for (const item of page.data ?? []) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  return items;
+}
+
+/**
+ * Whether the server ordered and searched the list itself: its pages carry `total`. An older answer
+ * (the whole category, no `total`) is ordered and searched here.
+ */
+export function serverOrdered(pages: readonly SubscriptionsResponse[] | undefined): boolean {
+  return typeof pages?.[0]?.total === 'number';
+}
+
+/** How many senders the caption counts: the server's `total` when it gave one, else those loaded. */
+export function totalOf(pages: readonly SubscriptionsResponse[] | undefined, loaded: number): number {
+  const total = pages?.[0]?.total;
+  return typeof total === 'number' ? Math.max(total, 0) : loaded;
+}
+
+/** Pages without the item `id` (its page's `total` one less when it was there). */
+export function withoutItem(pages: SubscriptionsResponse[], id: string): SubscriptionsResponse[] {
+  const found = pages.some((page) => page.data.some((item) => item.id === id));
+  if (!found) return pages;
+  return pages.map((page, index) => ({
+    ...page,
+    data: page.data.filter((item) => item.id !== id),
+    ...(index === 0 && typeof page.total === 'number' ? { total: page.total - 1 } : {}),
+  }));
+}
+
+/** Pages with `updated` in place of the item of the same id. */
+export function withUpdatedItem(
+  pages: SubscriptionsResponse[],
+  updated: Subscription,
+): SubscriptionsResponse[] {
+  return pages.map((page) => ({
+    ...page,
+    data: page.data.map((item) => (item.id === updated.id ? updated : item)),
+  }));
+}
+
+/**
+ * Pages with a sender that joined the category (a live item, or one an action moved here) and matches
+ * the search (`q`): counted, and added at the end once every page is loaded (while pages remain, it
+ * shows when the list is next fetched); not at all when a page holds it already (same id or address).
+ */
+export function withJoinedItem(
+  pages: SubscriptionsResponse[],
+  item: Subscription,
+  q: string,
+): SubscriptionsResponse[] {
+  if (pages.length === 0) return pages;
+  if (pages.some((page) => page.data.some((existing) => sameSender(existing, item)))) return pages;
+  if (q.trim() && filterByAddress([item], q).length === 0) return pages;
+  // Counted at once; shown at once only when it cannot belong to a page still to come.
+  const append = !pages[pages.length - 1]?.nextCursor;
+  return pages.map((page, index) => {
+    let next = page;
+    if (append && index === pages.length - 1) next = { ...next, data: [...next.data, item] };
+    if (index === 0 && typeof next.total === 'number') next = { ...next, total: next.total + 1 };
+    return next;
+  });
 }

@@ -1,7 +1,8 @@
-// The ACTIONS of the subscription list (docs/product.md §4 Keep, Unsubscribe flow): the per-row busy flags,
-// the calls (mutations.ts), and the dialogs of the unsubscribe flow. The flow's decisions live in
-// unsubscribeFlow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in page
-// or to /pricing.
+// The ACTIONS of the subscription list (docs/product.md §4 Keep, Unsubscribe flow): the per-row busy flags
+// (with words once a call is slow), the calls (mutations.ts), the dialogs of the unsubscribe flow, and a
+// note of what each action did, with Undo where it can be undone (feedback.ts). The flow's decisions live
+// in unsubscribeFlow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in
+// page or to /pricing.
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import type {
@@ -11,10 +12,22 @@ import type {
   UnsubscribeResult,
 } from '../../../../contract/api.js';
 import { ALERTS } from '../../../../contract/validation.js';
-import { ApiError, isStatus, redirectUrlOf } from '../../api/client';
+import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToasts } from '../../components/Toasts';
 import { useGoTo } from '../../navigation';
 import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings/queries';
+import {
+  blockedText,
+  keptText,
+  manualText,
+  reviewedText,
+  SLOW_AFTER_MS,
+  type SlowAction,
+  slowText,
+  unblockedText,
+  unsubscribedText,
+} from './feedback';
 import { useSubscriptionMutations } from './mutations';
 import { ManualUnsubscribeDialog, ReauthDialog, UnsubscribeConfirmDialog } from './UnsubscribeDialogs';
 import {
@@ -28,13 +41,19 @@ import {
 
 type Dialog =
   | { kind: 'none' }
-  | { kind: 'reauth'; authUrl: string }
+  | { kind: 'reauth'; authUrl: string; reason?: string }
   | { kind: 'manual'; item: Subscription; url: string; options: string[] | null; next: AfterOpen }
   | { kind: 'confirm'; item: Subscription }
   /** The unsubscribe email could not be sent: the server's message, and Block as the user's choice. */
   | { kind: 'offer-block'; item: Subscription; message: string }
   /** A block would trash mail without list headers too: the server's count, Block anyway or not. */
-  | { kind: 'confirm-block'; item: Subscription; message: string; via: 'unsubscribe' | 'block' };
+  | {
+      kind: 'confirm-block';
+      item: Subscription;
+      message: string;
+      via: 'unsubscribe' | 'block';
+      moveToTrash?: boolean;
+    };
 
 const NO_DIALOG: Dialog = { kind: 'none' };
 
@@ -44,10 +63,17 @@ function openLink(url: string): void {
 }
 
 export interface SubscriptionActions {
-  /** Ids of the rows whose action is running. */
-  busyRows: ReadonlySet<string>;
+  /** The rows whose action is running: id → what it is doing, in words, once it is slow (else null). */
+  busyRows: ReadonlyMap<string, string | null>;
   keep: (item: Subscription) => Promise<void>;
-  unsubscribe: (item: Subscription) => Promise<void>;
+  /** `moveToTrash`: also move the sender's existing mail to the trash once unsubscribed. */
+  unsubscribe: (item: Subscription, moveToTrash?: boolean) => Promise<void>;
+  /** POST /manual-unsubscribe: the user opened the sender's page and it worked; true once saved. */
+  confirmManual: (item: Subscription) => Promise<boolean>;
+  /** A failed call of the screen's own (a bulk action's start): the alert, sign-in or pricing it leads to. */
+  reportFailure: (error: unknown) => void;
+  /** Shows the Re-authentication Required dialog (`reason`: the server's words). */
+  askReauth: (authUrl: string, reason?: string) => void;
   /** Blocks a sender (asking first when some of its mail has no list headers); onChanged gets the result. */
   block: (item: Subscription) => Promise<void>;
   /** The flow's dialogs, to be rendered once by the screen. */
@@ -71,8 +97,9 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   const queryClient = useQueryClient();
   const calls = useSubscriptionMutations(category);
   const saveSettings = useUpdateSettings();
-  const [busyRows, setBusyRows] = useState<ReadonlySet<string>>(new Set());
-  const busyNow = useRef(new Set<string>());
+  const toasts = useToasts();
+  const [busyRows, setBusyRows] = useState<ReadonlyMap<string, string | null>>(new Map());
+  const busyNow = useRef(new Map<string, string | null>());
   const [dialog, setDialog] = useState<Dialog>(NO_DIALOG);
   // The alert settings are fetched when the list opens, so that the flow rarely has to wait for them.
   useSettings();
@@ -83,10 +110,29 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   }
 
   const setBusy = useCallback((id: string, on: boolean) => {
-    if (on) busyNow.current.add(id);
+    if (on) busyNow.current.set(id, null);
     else busyNow.current.delete(id);
-    setBusyRows(new Set(busyNow.current));
+    setBusyRows(new Map(busyNow.current));
   }, []);
+
+  /**
+   * Runs `call` with the row busy; once it has taken SLOW_AFTER_MS the row says what it waits for (a
+   * sender's server may take up to its timeout). Null when the row was busy already.
+   */
+  async function busyWhile<T>(item: Subscription, action: SlowAction, call: () => Promise<T>): Promise<T> {
+    setBusy(item.id, true);
+    const slow = setTimeout(() => {
+      if (!busyNow.current.has(item.id)) return;
+      busyNow.current.set(item.id, slowText(action, item));
+      setBusyRows(new Map(busyNow.current));
+    }, SLOW_AFTER_MS);
+    try {
+      return await call();
+    } finally {
+      clearTimeout(slow);
+      setBusy(item.id, false);
+    }
+  }
 
   /** docs/product.md §8 for a failed call: redirect, pricing, sign-in, or an alert (`texts` by kind of failure). */
   function fail(error: unknown, texts: { error: string; failed: string }) {
@@ -96,28 +142,53 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     // Sign-in (403) and pricing (402) are the query client's answer to every call (api/queryClient.ts).
     if (step.kind === 'navigate') return;
     console.warn(texts.error, error);
+    // The token fetch's rate-limit alert showed already: one click, one alert.
+    if (wasAlerted(error)) return;
     window.alert(step.alert === 'rateLimited' ? ALERTS.rateLimited : texts[step.alert]);
+  }
+
+  /** Undo of a Keep or a Block: `after` is the item as the action left it. */
+  async function undo(kind: 'review' | 'unblock', item: Subscription, after: Subscription) {
+    try {
+      const reverted = await busyWhile(item, kind === 'review' ? 'keep' : 'block', () =>
+        (kind === 'review' ? calls.review : calls.unblock).mutateAsync({ item: after }),
+      );
+      toasts.show({ text: kind === 'review' ? reviewedText(item) : unblockedText(item, reverted) });
+    } catch (error) {
+      fail(error, { error: 'Error undoing the action...', failed: 'Failed to undo. Please try again.' });
+    }
+  }
+
+  /** The note of a block (Undo lifts it and moves the mail back); `after`: the item as blocked. */
+  function blockedNote(item: Subscription, text: string, after: Subscription) {
+    toasts.show({ text, action: { label: 'Undo', run: () => void undo('unblock', item, after) } });
   }
 
   async function keep(item: Subscription) {
     if (busyNow.current.has(item.id)) return;
-    setBusy(item.id, true);
     try {
-      await calls.keep.mutateAsync(item);
+      const updated = await busyWhile(item, 'keep', () => calls.keep.mutateAsync(item));
+      // Back to review is the undo of a Keep from the review list; a Keep elsewhere (lifting a block)
+      // has no such way back.
+      const after = updated ?? { ...item, category: 'kept' as const };
+      toasts.show({
+        text: keptText(item, updated),
+        ...(item.category === 'uncategorized'
+          ? { action: { label: 'Undo', run: () => void undo('review', item, after) } }
+          : {}),
+      });
     } catch (error) {
-      if (isStatus(error, 403)) return;
+      if (isStatus(error, 403) || wasAlerted(error)) return;
       console.warn('Error keeping subscription...', error);
       window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
-    } finally {
-      setBusy(item.id, false);
     }
   }
 
   async function block(item: Subscription, confirmBlock = false): Promise<void> {
     if (busyNow.current.has(item.id)) return;
-    setBusy(item.id, true);
     try {
-      await calls.block.mutateAsync({ item, confirmBlock });
+      const updated = await busyWhile(item, 'block', () => calls.block.mutateAsync({ item, confirmBlock }));
+      blockedNote(item, blockedText(item, updated), updated ?? { ...item, category: 'unsubscribed' });
     } catch (error) {
       const question = blockQuestion(error, 409);
       if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'block' });
@@ -125,21 +196,19 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
         error: 'Error blocking sender...',
         failed: 'Failed to block the sender. Please try again.',
       });
-    } finally {
-      setBusy(item.id, false);
     }
   }
 
   /** POST /manual-unsubscribe: the user opened the sender's page and it worked. */
-  async function confirmManual(item: Subscription) {
-    if (busyNow.current.has(item.id)) return;
-    setBusy(item.id, true);
+  async function confirmManual(item: Subscription): Promise<boolean> {
+    if (busyNow.current.has(item.id)) return false;
     try {
-      await calls.manualUnsubscribe.mutateAsync(item);
+      await busyWhile(item, 'manual', () => calls.manualUnsubscribe.mutateAsync(item));
+      toasts.show({ text: manualText(item) });
+      return true;
     } catch (error) {
       fail(error, { error: ALERTS.manualUnsubscribeError, failed: ALERTS.manualUnsubscribeFailed });
-    } finally {
-      setBusy(item.id, false);
+      return false;
     }
   }
 
@@ -158,28 +227,35 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     });
   }
 
-  async function unsubscribe(item: Subscription, confirmBlock = false) {
+  async function unsubscribe(item: Subscription, moveToTrash = false, confirmBlock = false) {
     if (busyNow.current.has(item.id)) return;
-    setBusy(item.id, true);
     let result: UnsubscribeResult;
     let alerts: SettingsUpdate;
     try {
-      result = await calls.unsubscribe.mutateAsync({ item, confirmBlock });
-      alerts = await currentSettings();
+      [result, alerts] = await busyWhile(item, 'unsubscribe', async () => {
+        const answer = await calls.unsubscribe.mutateAsync({ item, confirmBlock, moveToTrash });
+        return [answer, await currentSettings()] as const;
+      });
     } catch (error) {
       const notSent = blockQuestion(error, 502);
       if (notSent) return setDialog({ kind: 'offer-block', item, message: notSent });
       const question = blockQuestion(error, 409);
-      if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'unsubscribe' });
+      if (question)
+        return setDialog({ kind: 'confirm-block', item, message: question, via: 'unsubscribe', moveToTrash });
       fail(error, { error: ALERTS.unsubscribeError, failed: ALERTS.unsubscribeFailed });
       return;
-    } finally {
-      setBusy(item.id, false);
     }
     const step = nextUnsubscribeStep(result, alerts);
     switch (step.kind) {
-      case 'remove':
-        return calls.removed(item);
+      case 'remove': {
+        calls.removed(item);
+        const text = unsubscribedText(item, result);
+        if (result.blockedAndTrashed && text) {
+          return blockedNote(item, text, { ...item, category: 'unsubscribed', unsubscribeMethod: 'block' });
+        }
+        if (text) toasts.show({ text });
+        return;
+      }
       case 'reauth':
         return setDialog({ kind: 'reauth', authUrl: step.authUrl });
       case 'manual-dialog':
@@ -200,11 +276,16 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   }
 
   const close = () => setDialog(NO_DIALOG);
+  const askReauth = useCallback(
+    (authUrl: string, reason?: string) => setDialog({ kind: 'reauth', authUrl, reason }),
+    [],
+  );
 
   const dialogs = (
     <>
       <ReauthDialog
         show={dialog.kind === 'reauth'}
+        reason={dialog.kind === 'reauth' ? dialog.reason : undefined}
         onReauthenticate={() => {
           if (dialog.kind === 'reauth') window.location.assign(dialog.authUrl);
           close();
@@ -247,7 +328,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
         onConfirm={() => {
           close();
           if (dialog.kind !== 'confirm-block') return;
-          if (dialog.via === 'unsubscribe') void unsubscribe(dialog.item, true);
+          if (dialog.via === 'unsubscribe') void unsubscribe(dialog.item, dialog.moveToTrash, true);
           else void block(dialog.item, true);
         }}
         onCancel={close}
@@ -269,5 +350,18 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     </>
   );
 
-  return { busyRows, keep, unsubscribe: (item) => unsubscribe(item), block: (item) => block(item), dialogs };
+  return {
+    busyRows,
+    keep,
+    unsubscribe: (item, moveToTrash) => unsubscribe(item, moveToTrash),
+    block: (item) => block(item),
+    confirmManual,
+    askReauth,
+    reportFailure: (error) =>
+      fail(error, {
+        error: 'Error starting the action...',
+        failed: 'Failed to start the action. Please try again.',
+      }),
+    dialogs,
+  };
 }

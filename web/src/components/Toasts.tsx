@@ -1,0 +1,111 @@
+// What an action did, said in words (the subscription screen's feedback): short notes in ONE live region
+// (role=status), so that a screen reader reads each once, wherever the action started. A note stays
+// TOAST_MS (longer while the pointer or the keyboard is on it, so that Undo can be reached), can be
+// dismissed, and may carry one action (Undo).
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+
+/** How long a note stays on screen. */
+export const TOAST_MS = 6000;
+/** Notes shown at once; an older one gives way. */
+const MAX_TOASTS = 3;
+
+export interface ToastInput {
+  text: string;
+  /** One button beside the text, e.g. Undo; the note closes when it is pressed. */
+  action?: { label: string; run: () => void };
+  /** Stays until replaced or dismissed (a progress note). */
+  sticky?: boolean;
+  /** A note with the id of one on screen replaces it (progress, then the result). */
+  id?: string;
+}
+
+interface Toast extends ToastInput {
+  id: string;
+}
+
+interface Toasts {
+  /** Shows a note; answers its id. */
+  show: (toast: ToastInput) => string;
+  dismiss: (id: string) => void;
+}
+
+const NO_TOASTS: Toasts = { show: () => '', dismiss: () => {} };
+const ToastContext = createContext<Toasts>(NO_TOASTS);
+
+export function useToasts(): Toasts {
+  return useContext(ToastContext);
+}
+
+let toastSeq = 0;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const dismiss = useCallback((id: string) => setToasts((all) => all.filter((t) => t.id !== id)), []);
+  const show = useCallback((input: ToastInput) => {
+    toastSeq += 1;
+    const toast: Toast = { ...input, id: input.id ?? `toast-${toastSeq}` };
+    setToasts((all) => {
+      const others = all.filter((t) => t.id !== toast.id);
+      return [...others, toast].slice(-MAX_TOASTS);
+    });
+    return toast.id;
+  }, []);
+  const value = useMemo(() => ({ show, dismiss }), [show, dismiss]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toast-region" role="status" aria-live="polite">
+        {toasts.map((toast) => (
+          <ToastNote key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+function ToastNote({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }) {
+  const [held, setHeld] = useState(false);
+  const dismissRef = useRef(onDismiss);
+  dismissRef.current = onDismiss;
+  // A new text (same id) starts the time again; a held note (pointer or focus on it) waits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restarts for a new text of the same note
+  useEffect(() => {
+    if (toast.sticky || held) return;
+    const timer = setTimeout(() => dismissRef.current(), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [toast.sticky, toast.text, held]);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the note on screen; its buttons are the controls
+    <div
+      className="app-toast"
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
+      <span className="app-toast-text">{toast.text}</span>
+      {toast.action && (
+        <button
+          type="button"
+          className="btn btn-sm btn-link app-toast-action"
+          onClick={() => {
+            toast.action?.run();
+            onDismiss();
+          }}
+        >
+          {toast.action.label}
+        </button>
+      )}
+      <button type="button" className="btn-close btn-close-white" aria-label="Dismiss" onClick={onDismiss} />
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useId, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import { Link } from 'react-router';
+import type { BulkAction, Subscription, SubscriptionCategory } from '../../../../contract/api.js';
+import { SCREENS } from '../../../../contract/routes.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import {
+  BULK_ACTION_LABELS,
+  BULK_CONFIRM_FROM,
+  bulkActionsFor,
+  bulkProgressText,
+  bulkQuestion,
+  manualPage,
+  OUTCOME_LABELS,
+  summarize,
+} from './bulk';
+import { senderName } from './subscriptionList';
+import type { BulkRun } from './useBulkAction';
+
+/** The "Also move existing mail to Trash" option of Unsubscribe (one row or many; off by default). */
+export function TrashOption({ checked, onChange }: { checked: boolean; onChange: (on: boolean) => void }) {
+  const id = useId();
+  return (
+    <Form.Check
+      type="checkbox"
+      id={id}
+      className="trash-option mb-0"
+      label="Also move existing mail to Trash"
+      checked={checked}
+      onChange={(e) => onChange(e.target.checked)}
+    />
+  );
+}
+
+interface BulkBarProps {
+  category: SubscriptionCategory;
+  selected: Subscription[];
+  moveToTrash: boolean;
+  onMoveToTrash: (on: boolean) => void;
+  onStart: (action: BulkAction) => void;
+  onClear: () => void;
+}
+
+/** The sticky bar of a selection: "N selected: Unsubscribe · Keep · Block", asking first for many. */
+export function BulkBar({ category, selected, moveToTrash, onMoveToTrash, onStart, onClear }: BulkBarProps) {
+  const [asking, setAsking] = useState<BulkAction | null>(null);
+  const count = selected.length;
+  if (count === 0) return null;
+
+  function choose(action: BulkAction) {
+    if (count >= BULK_CONFIRM_FROM) setAsking(action);
+    else onStart(action);
+  }
+
+  return (
+    <section className="bulk-bar" aria-label="Selected senders">
+      <span className="fw-semibold bulk-count">{count} selected:</span>
+      <div className="d-flex flex-wrap gap-2">
+        {bulkActionsFor(category).map((action) => (
+          <Button
+            key={action}
+            size="sm"
+            variant={action === 'keep' ? 'success' : 'danger'}
+            onClick={() => choose(action)}
+          >
+            {BULK_ACTION_LABELS[action]}
+          </Button>
+        ))}
+        <Button size="sm" variant="outline-secondary" onClick={onClear}>
+          Clear selection
+        </Button>
+      </div>
+      <ConfirmDialog
+        show={asking !== null}
+        title={asking ? bulkQuestion(asking, count) : ''}
+        confirmLabel={asking ? BULK_ACTION_LABELS[asking] : ''}
+        danger={asking !== 'keep'}
+        onConfirm={() => {
+          const action = asking;
+          setAsking(null);
+          if (action) onStart(action);
+        }}
+        onCancel={() => setAsking(null)}
+      >
+        <p className={asking === 'unsubscribe' ? 'mb-3' : 'mb-0'}>
+          {asking === 'block'
+            ? 'Their future mail goes to Trash, and the mail they sent is moved there now.'
+            : asking === 'keep'
+              ? 'They move to the Kept list.'
+              : 'Each sender is asked to stop; senders with only a web page are listed for you at the end.'}
+        </p>
+        {asking === 'unsubscribe' && <TrashOption checked={moveToTrash} onChange={onMoveToTrash} />}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+interface BulkProgressProps {
+  run: BulkRun;
+  /** Ids confirmed with "Yes, unsubscribed" after the action. */
+  confirmed: ReadonlySet<string>;
+  onConfirmManual: (item: Subscription) => void;
+  onClose: () => void;
+}
+
+/** While a bulk action runs: its progress; at the end: its summary and the pages still to open. */
+export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkProgressProps) {
+  const headingId = useId();
+  const results = [...run.results.values()];
+  const manual = results
+    .map((result) => ({ result, item: run.items.get(result.subscriptionId), url: manualPage(result) }))
+    .filter((entry): entry is typeof entry & { item: Subscription; url: string } =>
+      Boolean(entry.item && entry.url),
+    );
+  const summary = summarize(results);
+
+  return (
+    <section className="bulk-progress border rounded bg-white p-3 mb-3" aria-labelledby={headingId}>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <h2 className="h6 mb-0" id={headingId}>
+          {run.finished ? 'Done' : bulkProgressText(run.action, run.done, run.total)}
+        </h2>
+        {run.finished && (
+          <Button size="sm" variant="outline-secondary" onClick={onClose}>
+            Close summary
+          </Button>
+        )}
+      </div>
+      {!run.finished && (
+        <ProgressBar
+          className="mt-2"
+          now={run.total ? (100 * run.done) / run.total : 0}
+          aria-label={bulkProgressText(run.action, run.done, run.total)}
+          animated
+        />
+      )}
+      {summary.length > 0 && (
+        <ul className="bulk-summary list-unstyled small mb-0 mt-2">
+          {summary.map(({ outcome, count }) => (
+            <li key={outcome} data-outcome={outcome}>
+              {OUTCOME_LABELS[outcome](count)}
+              {outcome === 'limit' && (
+                <>
+                  {' '}
+                  <Link to={SCREENS.pricing}>See plans</Link>
+                </>
+              )}
+              {outcome === 'reauth' && (
+                <>
+                  {' '}
+                  <Link to={SCREENS.accounts}>Email Accounts</Link>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {run.finished && manual.length > 0 && (
+        <>
+          <h3 className="h6 mt-3">Open these pages to finish</h3>
+          <ul className="bulk-manual list-unstyled mb-0">
+            {manual.map(({ item, url }) => (
+              <li key={item.id} className="bulk-manual-item">
+                <span className="fw-semibold text-break">{senderName(item)}</span>
+                <a href={url} target="_blank" rel="noopener noreferrer" className="text-break small">
+                  {url}
+                </a>
+                {confirmed.has(item.id) ? (
+                  <span className="text-success small">Unsubscribed</span>
+                ) : (
+                  <Button size="sm" variant="outline-success" onClick={() => onConfirmManual(item)}>
+                    Yes, unsubscribed<span className="visually-hidden"> from {senderName(item)}</span>
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
