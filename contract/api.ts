@@ -341,6 +341,8 @@ export const bulkActionBodySchema = z.object({
 });
 export type BulkActionBody = z.input<typeof bulkActionBodySchema>;
 export const bulkStartedSchema = z.object({ bulkId: z.string() });
+/** GET /bulk-action/:bulkId's path parameter. */
+export const bulkStatusParamsSchema = z.object({ bulkId: z.string().min(1).max(100) });
 
 /**
  * What a bulk action did to one sender: unsubscribed by one-click or by mail, blocked, kept; `manual`:

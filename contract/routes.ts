@@ -94,6 +94,7 @@ export const API_PREFIXES = [
   '/unsubscribe',
   '/manual-unsubscribe',
   '/keep-subscription',
+  '/bulk-action',
   '/delete-email-account',
   '/socket.io',
   '/healthz',

@@ -13,6 +13,7 @@ import { createBillingService } from './features/billing/service.js';
 import { createContentfulSource } from './features/blog/contentful-source.js';
 import { createMarkdownSource, defaultBlogDir, loadMarkdownPosts } from './features/blog/markdown-source.js';
 import { createBlogService } from './features/blog/service.js';
+import { createBulkService } from './features/bulk/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
@@ -155,9 +156,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     afterCheck: (userId, mailboxId) => unsubscribe.verify(userId, mailboxId),
   });
+  // Its handler is in the job map below; `jobs` is only read when a bulk is queued, after start.
+  const bulk = createBulkService({
+    repos,
+    unsubscribe,
+    live,
+    enqueue: (bulkId) => jobs.enqueue('bulk-action', { bulkId }, { key: `bulk:${bulkId}` }),
+    log: app.log,
+  });
+  // Bulk actions a stopped process left unfinished go on (after the unsubscribe runs it left were settled
+  // above, so an item cut off mid-request answers from its receipts instead of being sent again).
+  app.addHook('onReady', async () => {
+    const resumed = await bulk.resumeUnfinished({ all: !config.databaseUrl });
+    if (resumed > 0) app.log.info({ resumed }, 'resuming unfinished bulk actions');
+  });
   const handlers: JobHandlers = {
     'scan-mailbox': ({ mailboxId }) => scans.scanMailbox(mailboxId),
     'billing-sync': ({ customerId }) => billing.syncCustomer(customerId),
+    'bulk-action': ({ bulkId }) => bulk.run(bulkId),
   };
   const jobs = config.databaseUrl
     ? await createPgBossQueue({
@@ -241,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailboxes,
     subscriptions,
     unsubscribe,
+    bulk,
     preview: createPreviewService({ repos, providers }),
     rateLimit: authLimit,
   });
@@ -272,6 +289,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return scheduler;
   });
   app.addHook('onClose', async () => {
+    // Bulk runners start no new item; the rest of a bulk waits for the next start (resumeUnfinished).
+    bulk.stop();
     for (const s of schedulers) s.stop();
     await jobs.stop();
     await live.io.close();

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type {
+  BulkOutcome,
   EmailAccount,
   MailboxProvider,
   SubscriptionCategory,
@@ -188,7 +189,47 @@ export interface StripeEventsTable {
   processed_at: number | null;
 }
 
+/** A bulk action: one per POST /bulk-action; finished_at null while items remain (one such per user). */
+export interface BulkActionsTable {
+  id: string;
+  user_id: string;
+  action: 'unsubscribe' | 'keep' | 'block';
+  /** Unsubscribe only: also move each sender's mail to the trash. */
+  move_to_trash: Generated<number>;
+  total: number;
+  created_at: number;
+  finished_at: number | null;
+  /** Until when the runner of the bulk holds it (renewed while it lives); null: no runner. */
+  runner_until: number | null;
+}
+
+/** One requested sender of a bulk action, in the order asked; outcome null until it is done. */
+export interface BulkItemsTable {
+  bulk_id: string;
+  position: number;
+  subscription_id: string;
+  outcome: BulkOutcome | null;
+  /** The item's BulkItemResult as JSON. */
+  result: string | null;
+  done_at: number | null;
+}
+
+/** A message moved to the trash by a block or an unsubscribe with moveToTrash: ids only, never content. */
+export interface TrashedMessagesTable {
+  mailbox_id: string;
+  /** The sender whose mail it is (lower case). */
+  address: string;
+  /** Its id in the trash (the adapter's TrashedMessage.id). */
+  trash_id: string;
+  /** Where it was (the adapter's TrashedMessage.origin). */
+  origin: string;
+  created_at: number;
+}
+
 export interface Database {
+  bulk_actions: BulkActionsTable;
+  bulk_items: BulkItemsTable;
+  trashed_messages: TrashedMessagesTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;
   unsubscribe_receipts: UnsubscribeReceiptsTable;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.js';
 import { createAccountsRepository } from './accounts/repository.js';
 import { createBillingRepository } from './billing/repository.js';
+import { createBulkRepository } from './bulk/repository.js';
 import { createMailboxesRepository } from './mailboxes/repository.js';
 import { createPreviewRepository } from './preview/repository.js';
 import { createScansRepository } from './scans/repository.js';
@@ -16,6 +17,7 @@ export function createRepositories(db: Db) {
   return {
     accounts: createAccountsRepository(db),
     billing: createBillingRepository(db),
+    bulk: createBulkRepository(db),
     mailboxes: createMailboxesRepository(db),
     preview: createPreviewRepository(db),
     scans: createScansRepository(db),

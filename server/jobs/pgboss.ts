@@ -6,6 +6,13 @@ import type { JobHandler, JobHandlers, JobName, JobPayloads, JobQueue } from './
 // policy keeps at most one job per key queued and one active, the same promise as the in-process
 // runner: one scan per mailbox, duplicates merged.
 
+/**
+ * A bulk action is not `stately`: its runner holds a lease of its own (features/bulk), and a bulk resumed
+ * at a restart must not wait behind the job of the dead process, which pg-boss keeps active until it
+ * expires; a second job of the bulk waits for the lease, so it never runs alongside a live runner.
+ */
+const POLICIES: Partial<Record<JobName, 'standard' | 'stately'>> = { 'bulk-action': 'standard' };
+
 export interface PgBossQueueOptions {
   connectionString: string;
   /** PostgreSQL schema of pg-boss's tables. */
@@ -39,7 +46,7 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
     if (!(await boss.getQueue(name))) {
       await boss.createQueue(name, {
         name,
-        policy: 'stately',
+        policy: POLICIES[name] ?? 'stately',
         retryLimit: options.retries ?? 3,
         retryDelay: options.retryDelaySeconds ?? 2,
         retryBackoff: true,

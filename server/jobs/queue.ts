@@ -12,6 +12,8 @@ export interface JobPayloads {
   'scan-mailbox': { mailboxId: string };
   /** Re-read a Stripe customer's subscriptions after a webhook event (features/billing). */
   'billing-sync': { customerId: string };
+  /** Run the items of a bulk action still without an outcome (features/bulk). */
+  'bulk-action': { bulkId: string };
 }
 
 export type JobName = keyof JobPayloads;

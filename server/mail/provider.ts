@@ -60,8 +60,20 @@ export interface MailProvider {
    * MailSendUnavailableError when the mailbox has no way to send (a custom IMAP host without SMTP).
    */
   send(message: OutgoingMessage): Promise<SendResult>;
-  /** Moves the existing mail of a sender (every scanned folder) to the trash. */
-  moveToTrash(query: { from: string }): Promise<TrashResult>;
+  /**
+   * Moves the existing mail of a sender (every scanned folder) to the trash. `onMoved` is told, as each
+   * group of messages lands there, where each one went and where it came from, so that restoreFromTrash
+   * can move it back (what was moved before a failure is reported too).
+   */
+  moveToTrash(
+    query: { from: string },
+    onMoved?: (moved: TrashedMessage[]) => Promise<void>,
+  ): Promise<TrashResult>;
+  /**
+   * Moves messages moveToTrash put in the trash back to where they came from (undoing a block). Messages no
+   * longer in the trash (deleted for good, or moved by the user) are skipped and counted as `missing`.
+   */
+  restoreFromTrash(query: { from: string; messages: TrashedMessage[] }): Promise<RestoreResult>;
   /**
    * A provider-side rule sending the sender's future mail to the trash; null when the provider has none
    * (IMAP: the product applies its own rule at every check).
@@ -97,6 +109,23 @@ export interface TrashResult {
   moved: number;
   /** Provider calls that moved them (IMAP MOVE commands, Gmail batchModify, Graph move requests). */
   calls: number;
+}
+
+/**
+ * A message moveToTrash moved: `id` in the trash (IMAP `<trash>/<uidvalidity>/<uid>`, Gmail the message id,
+ * Graph the moved message's id) and `origin`, where it was (IMAP the folder path, Gmail `INBOX` when the
+ * move took that label off and '' otherwise, Graph the source folder's id). Ids only, never content.
+ */
+export interface TrashedMessage {
+  id: string;
+  origin: string;
+}
+
+export interface RestoreResult {
+  /** Messages moved back out of the trash. */
+  restored: number;
+  /** Messages recorded as trashed that were no longer there. */
+  missing: number;
 }
 
 /** The mailbox refused the credentials (wrong app password, revoked grant): the user must act. */

@@ -7,7 +7,16 @@ import type { FlightAnswer, UnsubscribeRepository } from './repository.js';
 // process died is reconciled from its pending receipts, never repeated blindly.
 
 /** What a run does to a sender; runs of one operation share an answer, different ones take turns. */
-export type Operation = 'unsubscribe' | 'unsubscribe-confirmed' | 'block' | 'block-confirmed' | 'keep';
+export type Operation =
+  | 'unsubscribe'
+  | 'unsubscribe-confirmed'
+  | 'unsubscribe-trash'
+  | 'unsubscribe-confirmed-trash'
+  | 'block'
+  | 'block-confirmed'
+  | 'keep'
+  | 'review'
+  | 'unblock';
 
 export const FLIGHT_MESSAGES = {
   busy: 'Inbox Genie is still working on this sender. Please try again in a moment.',

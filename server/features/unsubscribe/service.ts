@@ -74,6 +74,16 @@ export interface BlockOptions {
   confirmBlock?: boolean;
 }
 
+export interface UnsubscribeOptions extends BlockOptions {
+  /** Once the sender is unsubscribed (one-click or mailto), also move its existing mail to the trash. */
+  moveToTrash?: boolean;
+}
+
+export const UNDO_MESSAGES = {
+  notKept: 'Only a kept sender goes back to the review list.',
+  notBlocked: 'This sender is not blocked.',
+} as const;
+
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { repos, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
   const reserve = deps.reserveUnsubscribe ?? (async () => ({ release: async () => {} }));
@@ -156,6 +166,17 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     return answer;
   }
 
+  /**
+   * Moves the sender's existing mail to the trash (the block, and an unsubscribe asked to), recording
+   * where each message went so that undoing a block can move it back.
+   */
+  async function trash(row: Row, provider: MailProvider): Promise<number> {
+    const moved = await provider.moveToTrash({ from: row.address }, (items) =>
+      repo.recordTrashed(row.mailbox_id, row.address, items, now()),
+    );
+    return moved.moved;
+  }
+
   async function needsReauth(row: Row, method: UnsubscribeMethod): Promise<UnsubscribeResult> {
     await mailboxes.markReauth(row.mailbox_id);
     return result(row, method, { authUrl: reauthUrl(row) });
@@ -233,14 +254,14 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         const rule = await provider.createBlockRule(row.address);
         // Recorded before the move, so Keep can lift the rule even if moving the mail fails.
         await repo.addBlockRule(row.mailbox_id, row.address, rule?.ref ?? null, now());
-        const moved = await provider.moveToTrash({ from: row.address });
+        const moved = await trash(row, provider);
         await repo.settle(
           receipt,
           true,
-          `${moved.moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
+          `${moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
         );
         await repo.markUnsubscribed(row.id, now());
-        return result(row, 'block', { blockedAndTrashed: true });
+        return result(row, 'block', { blockedAndTrashed: true, movedToTrash: moved });
       } catch (error) {
         await repo.settle(receipt, false, (error as Error).message);
         if (error instanceof MailAuthError) return needsReauth(row, 'block');
@@ -288,7 +309,74 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     if (answer.authUrl) throw new HttpError(401, MESSAGES.reauth, { redirectUrl: answer.authUrl });
     const [item] = await subscriptions.byIds(userId, [senderId]);
     if (!item) throw notFound('Subscription not found.');
-    return item;
+    return { ...item, movedToTrash: answer.movedToTrash ?? 0 };
+  }
+
+  /**
+   * moveToTrash on an unsubscribe: once the sender was told (one-click or mailto, now or before), its
+   * existing mail goes to the trash through the block's own move. The unsubscribe stands whatever the
+   * move does: a failure is logged and the answer carries no count.
+   */
+  async function trashAfter(row: Row, answer: UnsubscribeResult): Promise<UnsubscribeResult> {
+    if (answer.authUrl || !answer.oneClickUnsubscribeSuccess) return answer;
+    if (answer.method !== 'one-click' && answer.method !== 'mailto') return answer;
+    const provider = providers(mailboxCredentials(row));
+    try {
+      return { ...answer, movedToTrash: await trash(row, provider) };
+    } catch (error) {
+      if (error instanceof MailAuthError) await mailboxes.markReauth(row.mailbox_id);
+      log?.warn({ senderId: row.id, err: (error as Error).message }, 'mail not moved to the trash');
+      return answer;
+    } finally {
+      await provider.close();
+    }
+  }
+
+  /** Undo of a block: the rule lifted, the mail the block trashed moved back, the sender back to review. */
+  async function unblock(userId: string, row: Row): Promise<Subscription> {
+    const rule = await repo.blockRule(row.mailbox_id, row.address);
+    if (!rule) {
+      // Already undone (a second click after the first finished): the same answer, nothing moved.
+      if (row.category === 'uncategorized') {
+        const item = await subscriptions.setCategory(userId, row.id, 'uncategorized');
+        return { ...item, restoredFromTrash: 0 };
+      }
+      throw new HttpError(409, UNDO_MESSAGES.notBlocked);
+    }
+    if (row.status === 'reauth') throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
+    const provider = providers(mailboxCredentials(row));
+    const receipt = await repo.startReceipt(
+      userId,
+      row.id,
+      { method: 'unblock', target: row.address },
+      now(),
+    );
+    try {
+      if (rule.provider_ref) await provider.removeBlockRule(rule.provider_ref);
+      await repo.removeBlockRule(row.mailbox_id, row.address);
+      const messages = await repo.trashedOf(row.mailbox_id, row.address);
+      const back =
+        messages.length > 0
+          ? await provider.restoreFromTrash({ from: row.address, messages })
+          : { restored: 0, missing: 0 };
+      await repo.forgetTrashed(row.mailbox_id, row.address);
+      await repo.settle(
+        receipt,
+        true,
+        `block undone: ${rule.provider_ref ? `provider rule ${rule.provider_ref} removed` : 'own rule removed'}; ${back.restored} moved back from the trash${back.missing > 0 ? `, ${back.missing} no longer there` : ''}`,
+      );
+      const item = await subscriptions.setCategory(userId, row.id, 'uncategorized');
+      return { ...item, restoredFromTrash: back.restored };
+    } catch (error) {
+      await repo.settle(receipt, false, (error as Error).message);
+      if (error instanceof MailAuthError) {
+        await mailboxes.markReauth(row.mailbox_id);
+        throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
+      }
+      throw error;
+    } finally {
+      await provider.close();
+    }
   }
 
   /** The user's "Yes, unsubscribed": a receipt, and the sender moves to unsubscribed. */
@@ -312,17 +400,27 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     async unsubscribe(
       userId: string,
       senderId: string,
-      options: BlockOptions = {},
+      options: UnsubscribeOptions = {},
     ): Promise<UnsubscribeResult> {
-      const op = options.confirmBlock ? 'unsubscribe-confirmed' : 'unsubscribe';
+      // Not the caller's sender: refused before its flight is touched (the flight is the sender's, whoever asks).
+      await load(userId, senderId);
+      const op = options.confirmBlock
+        ? options.moveToTrash
+          ? 'unsubscribe-confirmed-trash'
+          : 'unsubscribe-confirmed'
+        : options.moveToTrash
+          ? 'unsubscribe-trash'
+          : 'unsubscribe';
       return single(op, userId, senderId, async () => {
         const row = await load(userId, senderId);
-        return counted(userId, row, () => run(userId, row, options), unsubscribed);
+        const answer = await counted(userId, row, () => run(userId, row, options), unsubscribed);
+        return options.moveToTrash ? trashAfter(row, answer) : answer;
       });
     },
 
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
     async block(userId: string, senderId: string, options: BlockOptions = {}): Promise<Subscription> {
+      await load(userId, senderId);
       const op = options.confirmBlock ? 'block-confirmed' : 'block';
       const answer = await single(op, userId, senderId, async () => {
         const row = await load(userId, senderId);
@@ -339,6 +437,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * deleted, or our own rule dropped), with a receipt saying so.
      */
     async keep(userId: string, senderId: string): Promise<Subscription> {
+      await load(userId, senderId);
       return single('keep', userId, senderId, async () => {
         const row = await load(userId, senderId);
         const rule = await repo.blockRule(row.mailbox_id, row.address);
@@ -382,6 +481,30 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         const item = await subscriptions.setCategory(userId, senderId, 'kept');
         return rule ? { ...item, blockLifted: true } : item;
       });
+    },
+
+    /**
+     * POST /review-subscription, the undo of Keep: a kept sender goes back to the review list. Idempotent
+     * (a sender already there stays). A Keep that lifted a block is not undone by it: the block stays
+     * lifted (undoing that Keep would trash the sender's mail again; the user can block it again).
+     */
+    async review(userId: string, senderId: string): Promise<Subscription> {
+      await load(userId, senderId);
+      return single('review', userId, senderId, async () => {
+        const row = await load(userId, senderId);
+        if (row.category === 'unsubscribed') throw new HttpError(409, UNDO_MESSAGES.notKept);
+        return subscriptions.setCategory(userId, senderId, 'uncategorized');
+      });
+    },
+
+    /**
+     * POST /unblock-subscription, the undo of Block: the provider's rule (or ours) removed, the mail the
+     * block moved to the trash moved back where it was (what the user deleted from the trash meanwhile is
+     * skipped), the sender back to the review list, and an 'unblock' receipt.
+     */
+    async unblock(userId: string, senderId: string): Promise<Subscription> {
+      await load(userId, senderId);
+      return single('unblock', userId, senderId, async () => unblock(userId, await load(userId, senderId)));
     },
 
     /**

@@ -2,12 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { requireSession } from '../plugins/session.js';
 import { type AccountRouteOptions, accountRoutes } from './account.js';
 import { type BillingRouteOptions, billingRoutes } from './billing.js';
+import { type BulkRouteOptions, bulkRoutes } from './bulk.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
 import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptions.js';
 
 export type SignedInRouteOptions = AccountRouteOptions &
   BillingRouteOptions &
+  BulkRouteOptions &
   MailboxRouteOptions &
   PreviewRouteOptions &
   SubscriptionRouteOptions;
@@ -27,4 +29,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(subscriptionRoutes, options);
   await app.register(previewRoutes, options);
   await app.register(billingRoutes, options);
+  await app.register(bulkRoutes, options);
 };

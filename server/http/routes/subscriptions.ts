@@ -56,8 +56,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
     API.unsubscribe,
     { schema: { body: blockingBodySchema, response: { 200: unsubscribeResultSchema } } },
     async (request) => {
-      const { subscriptionId, confirmBlock } = request.body;
-      return unsubscribe.unsubscribe(request.user.userId, subscriptionId, { confirmBlock });
+      const { subscriptionId, confirmBlock, moveToTrash } = request.body;
+      return unsubscribe.unsubscribe(request.user.userId, subscriptionId, { confirmBlock, moveToTrash });
     },
   );
 
@@ -85,5 +85,19 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
       },
     },
     async (request) => ({ data: await subscriptions.messages(request.user.userId, request.params.id) }),
+  );
+
+  // Undo: Keep → back to review (409 for an unsubscribed sender); Block → rule lifted, trashed mail moved
+  // back (`restoredFromTrash`), back to review (409 when the sender is not blocked).
+  app.post(
+    API.reviewSubscription,
+    { schema: { body: subscriptionRefBodySchema, response: updated } },
+    async (request) => unsubscribe.review(request.user.userId, request.body.subscriptionId),
+  );
+
+  app.post(
+    API.unblockSubscription,
+    { schema: { body: subscriptionRefBodySchema, response: updated } },
+    async (request) => unsubscribe.unblock(request.user.userId, request.body.subscriptionId),
   );
 };

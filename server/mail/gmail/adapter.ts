@@ -123,17 +123,51 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       return { accepted: true, response: `Gmail message ${sent.id}` };
     },
 
-    async moveToTrash(query) {
+    async moveToTrash(query, onMoved) {
       const address = query.from.trim().toLowerCase();
       if (!address) throw new Error('moveToTrash needs a sender address');
       // Spam and trash are left out of the listing: only mail still in sight moves.
       const ids = await client.listAllIds(`from:${address}`);
+      // Which of them the move takes out of the inbox (the rest were archived): undo puts only those back.
+      const inInbox =
+        onMoved && ids.length > 0 ? new Set(await client.listAllIds(`from:${address} in:inbox`)) : null;
       let calls = 0;
       for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
-        await client.batchModify(ids.slice(i, i + BATCH_MODIFY_LIMIT), ['TRASH'], ['INBOX']);
+        const chunk = ids.slice(i, i + BATCH_MODIFY_LIMIT);
+        await client.batchModify(chunk, ['TRASH'], ['INBOX']);
         calls += 1;
+        // Gmail keeps a message's id in the trash.
+        await onMoved?.(chunk.map((id) => ({ id, origin: inInbox?.has(id) ? 'INBOX' : '' })));
       }
       return { moved: ids.length, calls };
+    },
+
+    async restoreFromTrash(query) {
+      const address = query.from.trim().toLowerCase();
+      // What is still in the trash: a message deleted for good, or taken out by the user, is not touched.
+      const trashed = new Set<string>();
+      let pageToken: string | null = null;
+      do {
+        const page = await client.listMessages({
+          q: `from:${address} in:trash`,
+          pageToken,
+          includeSpamTrash: true,
+        });
+        for (const id of page.ids) trashed.add(id);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      const present = query.messages.filter((m) => trashed.has(m.id));
+      const toInbox = present.filter((m) => m.origin === 'INBOX').map((m) => m.id);
+      const archived = present.filter((m) => m.origin !== 'INBOX').map((m) => m.id);
+      for (const [ids, add] of [
+        [toInbox, ['INBOX']],
+        [archived, []],
+      ] as const) {
+        for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
+          await client.batchModify(ids.slice(i, i + BATCH_MODIFY_LIMIT), [...add], ['TRASH']);
+        }
+      }
+      return { restored: present.length, missing: query.messages.length - present.length };
     },
 
     fetchMessage: (id) => client.getRaw(id),

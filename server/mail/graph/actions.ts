@@ -2,7 +2,9 @@ import {
   MailAuthError,
   MailConnectionError,
   type OutgoingMessage,
+  type RestoreResult,
   type SendResult,
+  type TrashedMessage,
   type TrashResult,
 } from '../provider.js';
 import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
@@ -50,32 +52,68 @@ export async function sendMail(client: GraphClient, message: OutgoingMessage): P
 }
 
 /** Every message from `from` in the scanned folders, moved to the well-known Deleted Items folder. */
-export async function trashSender(ctx: GraphContext, from: string): Promise<TrashResult> {
+export async function trashSender(
+  ctx: GraphContext,
+  from: string,
+  onMoved?: (moved: TrashedMessage[]) => Promise<void>,
+): Promise<TrashResult> {
   const address = from.trim().toLowerCase();
   if (!address) throw new Error('moveToTrash needs a sender address');
-  const filter = `from/emailAddress/address eq '${address.replace(/'/g, "''")}'`;
   const folders = (await listAll(ctx)).filter((f) => f.scanned);
-  const ids: string[] = [];
+  const items: TrashedMessage[] = [];
   for (const folder of folders) {
-    const url = `/me/mailFolders/${enc(folder.id)}/messages?$filter=${enc(filter)}&$select=id&$top=1000`;
-    ids.push(...(await collect<{ id: string }>(ctx.client, url, [IMMUTABLE_IDS])).map((m) => m.id));
+    const ids = await senderIds(ctx, folder.id, address);
+    // Where each one was: undoing the block moves it back there.
+    items.push(...ids.map((id) => ({ id, origin: folder.id })));
   }
   // message: move to the well-known Deleted Items folder, in JSON batches.
-  return moveAll(ctx, ids, 'deleteditems');
+  return moveAll(ctx, items, 'deleteditems', onMoved);
+}
+
+/** Ids of the messages from `address` in one folder. */
+async function senderIds(ctx: GraphContext, folderId: string, address: string): Promise<string[]> {
+  const filter = `from/emailAddress/address eq '${address.replace(/'/g, "''")}'`;
+  const url = `/me/mailFolders/${enc(folderId)}/messages?$filter=${enc(filter)}&$select=id&$top=1000`;
+  return (await collect<{ id: string }>(ctx.client, url, [IMMUTABLE_IDS])).map((m) => m.id);
+}
+
+/**
+ * Moves messages a block trashed back to the folders they came from. Only those still in Deleted Items
+ * move: one deleted for good, or taken out of the trash by the user meanwhile, is counted missing.
+ */
+export async function restoreSender(
+  ctx: GraphContext,
+  from: string,
+  messages: TrashedMessage[],
+): Promise<RestoreResult> {
+  const address = from.trim().toLowerCase();
+  const inTrash = new Set(await senderIds(ctx, 'deleteditems', address));
+  const byOrigin = new Map<string, TrashedMessage[]>();
+  for (const m of messages) {
+    if (!inTrash.has(m.id) || !m.origin) continue;
+    byOrigin.set(m.origin, [...(byOrigin.get(m.origin) ?? []), m]);
+  }
+  let restored = 0;
+  for (const [origin, list] of byOrigin) {
+    restored += (await moveAll(ctx, list, origin)).moved;
+  }
+  return { restored, missing: messages.length - restored };
 }
 
 /**
  * message: move of many messages in JSON batches of 20 (graph/json-batching), a few batches at a time.
  * Requests refused inside a batch (429, 5xx) are sent again after the longest Retry-After among them; a
- * message gone meanwhile (404) is not counted.
+ * message gone meanwhile (404) is not counted. `onMoved` hears of each batch's moves: the message's id
+ * after the move (immutable ids keep it) and where it came from.
  */
 async function moveAll(
   { client, concurrency }: GraphContext,
-  ids: string[],
+  items: TrashedMessage[],
   destinationId: string,
+  onMoved?: (moved: TrashedMessage[]) => Promise<void>,
 ): Promise<TrashResult> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += JSON_BATCH_LIMIT) chunks.push(ids.slice(i, i + JSON_BATCH_LIMIT));
+  const chunks: TrashedMessage[][] = [];
+  for (let i = 0; i < items.length; i += JSON_BATCH_LIMIT) chunks.push(items.slice(i, i + JSON_BATCH_LIMIT));
   let moved = 0;
   let calls = 0;
   await mapLimit(chunks, concurrency, async (chunk) => {
@@ -83,28 +121,32 @@ async function moveAll(
     for (let attempt = 1; pending.length > 0; attempt++) {
       calls += 1;
       const answer = await client.post<BatchAnswer>('/$batch', {
-        requests: pending.map((id, n) => ({
+        requests: pending.map((item, n) => ({
           id: String(n),
           method: 'POST',
-          url: `/me/messages/${enc(id)}/move`,
+          url: `/me/messages/${enc(item.id)}/move`,
           headers: { 'Content-Type': 'application/json', Prefer: IMMUTABLE_IDS },
           body: { destinationId },
         })),
       });
       const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
-      const again: string[] = [];
+      const again: TrashedMessage[] = [];
+      const done: TrashedMessage[] = [];
       let waitMs = 0;
-      for (const [n, id] of pending.entries()) {
+      for (const [n, item] of pending.entries()) {
         const r = byId.get(String(n));
         const status = r?.status ?? 0;
-        if (status >= 200 && status < 300) moved += 1;
-        else if (status === 404) continue;
+        if (status >= 200 && status < 300) {
+          moved += 1;
+          const id = (r?.body as { id?: unknown } | undefined)?.id;
+          done.push({ id: typeof id === 'string' && id ? id : item.id, origin: item.origin });
+        } else if (status === 404) continue;
         else if (status === 401 || status === 403) {
           throw new MailAuthError(REAUTH_MESSAGE, {
             cause: new Error(`move answered ${status} in a batch`),
           });
         } else if (status === 0 || status === 429 || status >= 500) {
-          again.push(id);
+          again.push(item);
           const asked = parseRetryAfter(r?.headers?.['Retry-After'] ?? r?.headers?.['retry-after'] ?? null);
           waitMs = Math.max(waitMs, asked ?? backoffMs(attempt, MOVE_BACKOFF));
         } else {
@@ -112,6 +154,7 @@ async function moveAll(
           throw new GraphError(status, code, `Microsoft Graph answered ${status} ${code} to a move`);
         }
       }
+      if (done.length > 0) await onMoved?.(done);
       if (again.length > 0 && attempt >= MOVE_ATTEMPTS) {
         throw new MailConnectionError(
           `Microsoft Graph kept refusing ${again.length} moves; try again later.`,

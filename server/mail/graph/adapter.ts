@@ -1,5 +1,12 @@
 import { type Folder, MailAuthError, type MailProvider } from '../provider.js';
-import { createBlockRule, fetchRaw, removeBlockRule, sendMail, trashSender } from './actions.js';
+import {
+  createBlockRule,
+  fetchRaw,
+  removeBlockRule,
+  restoreSender,
+  sendMail,
+  trashSender,
+} from './actions.js';
 import { GraphClient, type GraphClientOptions, isGraphError } from './client.js';
 import { listAll } from './folders.js';
 import { type SyncOptions, sync } from './sync.js';
@@ -63,7 +70,8 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
     scan: (from) => sync(ctx, 'scan', from),
     changesSince: (state) => sync(ctx, 'changes', state),
     send: (message) => sendMail(client, message),
-    moveToTrash: (query) => trashSender(ctx, query.from),
+    moveToTrash: (query, onMoved) => trashSender(ctx, query.from, onMoved),
+    restoreFromTrash: (query) => restoreSender(ctx, query.from, query.messages),
     fetchMessage: (id) => fetchRaw(client, id),
     createBlockRule: (address) => createBlockRule(client, address),
     removeBlockRule: (ref) => removeBlockRule(client, ref),

@@ -11,7 +11,7 @@ import type { HostConfig } from './presets.js';
 import { listMailboxes, type SyncRun, syncMailbox } from './scan.js';
 import { sendViaSmtp } from './send.js';
 import { readState } from './state.js';
-import { moveSenderToTrash } from './trash.js';
+import { moveSenderToTrash, restoreFromTrash } from './trash.js';
 
 export interface ImapProviderOptions extends ImapConnectionOptions {
   /** Messages per batch, and so per checkpoint. */
@@ -100,10 +100,19 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
         message,
       ),
 
-    async moveToTrash(query) {
+    async moveToTrash(query, onMoved) {
       const client = await connected();
       try {
-        return await moveSenderToTrash(client, query.from);
+        return await moveSenderToTrash(client, query.from, onMoved);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    async restoreFromTrash(query) {
+      const client = await connected();
+      try {
+        return await restoreFromTrash(client, query.messages);
       } catch (err) {
         throw toMailError(err, options, 'session', client);
       }
