@@ -300,6 +300,7 @@ describe('scan', () => {
       listUnsubscribePost: ['List-Unsubscribe=One-Click'],
       listId: 'Cafe weekly <weekly.cafe.example>',
       precedence: null,
+      listPost: null,
       subject: 'Weekly news – Übersicht',
       date: 'Tue, 01 Jul 2025 10:29:00 +0200',
       messageId: '<weekly-1@cafe.example>',
@@ -331,7 +332,7 @@ describe('scan', () => {
     expect(listings.length).toBeGreaterThan(0);
     for (const r of listings) {
       const q = new URL(r.url, fake.url).searchParams;
-      expect(q.get('$select')).toBe('id,receivedDateTime,subject,from,internetMessageHeaders');
+      expect(q.get('$select')).toBe('id,receivedDateTime,subject,from,internetMessageHeaders,isRead');
       expect(q.get('$orderby')).toBe('receivedDateTime desc');
       expect(q.get('$top')).toBe('2');
     }

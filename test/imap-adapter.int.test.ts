@@ -227,6 +227,7 @@ describe('scan', () => {
       listUnsubscribePost: ['List-Unsubscribe=One-Click'],
       listId: 'Cafe weekly <weekly.cafe.example>',
       precedence: 'bulk',
+      listPost: null,
       subject: 'Weekly news – Übersicht',
       date: 'Wed, 02 Jul 2025 08:30:00 +0200',
       messageId: '<weekly-1@cafe.example>',

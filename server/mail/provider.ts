@@ -13,6 +13,8 @@ export const SCAN_HEADER_FIELDS = [
   'List-Unsubscribe-Post',
   'List-Id',
   'Precedence',
+  // The posting address of a discussion list: a poster's mail is shown with the list it came through.
+  'List-Post',
 ] as const;
 
 /** One message as a scan sees it: where it is, and the header fields detection needs. */
@@ -23,6 +25,15 @@ export interface MessageHeaders {
   /** Epoch ms from the Date header, else the server's internal date, else null. */
   date: number | null;
   fields: HeaderFields;
+  /** Read by the user (IMAP \Seen, Gmail without UNREAD, Graph isRead); null or absent when unknown. */
+  seen?: boolean | null;
+}
+
+/** The read state of a message the product may already know, as the provider has it now. */
+export interface ReadStateChange {
+  /** Provider id, as in MessageHeaders. */
+  id: string;
+  seen: boolean;
 }
 
 /**
@@ -37,6 +48,22 @@ export interface HeaderBatch {
   state: SyncState;
   /** Messages seen so far and the total expected (for the progress event). */
   progress: { scanned: number; total: number };
+  /**
+   * The daily check's flag changes: read states of messages handed out before (by an earlier scan or
+   * check), applied by id to the references the product keeps; ids it does not keep are ignored. May
+   * repeat a state already known, never report one older than the batch's messages.
+   */
+  flags?: ReadStateChange[];
+}
+
+/** What the daily check may ask of the product while it runs. */
+export interface ChangesOptions {
+  /**
+   * Provider ids of the messages whose read state the product keeps (the references of subscription
+   * senders). IMAP servers without CONDSTORE have no cheaper way to report flag changes than a flags-only
+   * fetch of these; the other adapters never call it.
+   */
+  knownMessages?: () => Promise<string[]>;
 }
 
 export interface Folder {
@@ -53,8 +80,11 @@ export interface MailProvider {
   listFolders(): Promise<Folder[]>;
   /** Every message of the scanned folders, newest first, in batches; resumes from a stored state. */
   scan(from: SyncState | null): AsyncIterable<HeaderBatch>;
-  /** Only what arrived since a completed scan's state (the daily check). */
-  changesSince(state: SyncState): AsyncIterable<HeaderBatch>;
+  /**
+   * Only what arrived since a completed scan's state (the daily check), and the read states that
+   * changed since (HeaderBatch.flags).
+   */
+  changesSince(state: SyncState, options?: ChangesOptions): AsyncIterable<HeaderBatch>;
   /**
    * Sends a message from the user's own mailbox (the mailto unsubscribe request). Throws
    * MailSendUnavailableError when the mailbox has no way to send (a custom IMAP host without SMTP).

@@ -74,6 +74,7 @@ export const fieldsWith = (value: string): HeaderFields => ({
   listUnsubscribePost: [value],
   listId: value,
   precedence: value,
+  listPost: value,
   subject: value,
   date: value,
   messageId: value,

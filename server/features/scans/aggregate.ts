@@ -1,4 +1,5 @@
 import { detectSubscription, parseFrom, type Sender } from '../../mail/headers/detect.js';
+import { parseListPost } from '../../mail/headers/list-post.js';
 import type { MessageHeaders } from '../../mail/provider.js';
 
 // Folds one batch of message headers into per-sender tallies, so the repository writes one row
@@ -17,7 +18,19 @@ export interface SenderTally {
   listSignal: boolean;
   /** Unsubscribe URIs of the newest message of the batch that had any. */
   unsubscribe: { http: string[]; mailto: string[]; oneClick: boolean; seenAt: number | null } | null;
-  messages: Array<{ id: string; folder: string; subject: string; date: number | null }>;
+  /**
+   * The discussion list the sender's mail came through: the List-Post address of the newest message of
+   * the batch that had one (never the sender's own address: a list writing as itself is not "via" it).
+   */
+  via: { address: string; seenAt: number | null } | null;
+  messages: Array<{
+    id: string;
+    folder: string;
+    subject: string;
+    date: number | null;
+    /** 1 read, 0 unread, null unknown (messages.seen). */
+    seen: number | null;
+  }>;
 }
 
 /**
@@ -67,6 +80,7 @@ export function tallyBatch(
         isSubscription: false,
         listSignal: false,
         unsubscribe: null,
+        via: null,
         messages: [],
       };
       tallies.set(address, tally);
@@ -89,12 +103,19 @@ export function tallyBatch(
         seenAt: message.date,
       };
     }
+    // Posters to a discussion list are the senders List-Post matters for; it is read only when the
+    // message could replace what the tally has (most mail has no List-Post at all).
+    if (message.fields.listPost !== null && (!tally.via || newer(message.date, tally.via.seenAt))) {
+      const via = parseListPost(message.fields.listPost);
+      if (via && via !== address) tally.via = { address: via, seenAt: message.date };
+    }
     tally.isSubscription = isListSender(tally.count, tally.listCount);
     tally.messages.push({
       id: message.id,
       folder: message.folder,
       subject: message.fields.subject ?? '',
       date: message.date,
+      seen: message.seen === true ? 1 : message.seen === false ? 0 : null,
     });
   }
   return tallies;

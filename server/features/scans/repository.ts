@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
-import type { MessageHeaders, SyncState } from '../../mail/provider.js';
+import type { MessageHeaders, ReadStateChange, SyncState } from '../../mail/provider.js';
 import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 import { tallyBatch } from './aggregate.js';
 
@@ -38,12 +38,22 @@ const IS_SUBSCRIPTION = sql.raw<number>(
 );
 const eitherFlag = (column: string) =>
   sql.raw<number>(`case when excluded.${column} = 1 then 1 else senders.${column} end`);
+// The list a poster came through: the batch's List-Post address when it has one and the row has none or
+// the batch brings newer mail. A scan walks newest first, so its first batch with the sender sets it and
+// older batches fill it only while it is empty; a check's batches are newer than what is stored.
+const VIA = sql.raw<string | null>(
+  `case when excluded.via is not null and (senders.via is null or ${MESSAGE_NEWER}) then excluded.via else senders.via end`,
+);
+
+/** "Messages a month" counts the mail of the 90 days before the scan or check (the API shows a third). */
+export const RECENT_WINDOW_MS = 90 * 86_400_000;
 
 export function createScansRepository(db: Db) {
   return {
     /**
      * Counts the batch's messages not counted before (by provider id), folds them into senders and
-     * message references, and stores the checkpoint, in one transaction.
+     * message references, applies the batch's read-state changes, and stores the checkpoint, in one
+     * transaction.
      */
     async commitBatch(
       mailbox: { id: string; userId: string },
@@ -51,9 +61,13 @@ export function createScansRepository(db: Db) {
       state: SyncState,
       now: number,
       fromCache?: Map<string, Sender | null>,
+      flags: ReadonlyArray<ReadStateChange> = [],
     ): Promise<BatchResult> {
       const newSubscriptionIds: string[] = [];
       await db.transaction().execute(async (trx) => {
+        // Flag changes first: a message of this batch that also has one gets its state from its own
+        // fetch below, which is at least as recent.
+        await applyReadStates(trx, mailbox.id, flags);
         const fresh = new Set<string>();
         for (let i = 0; i < messages.length; i += 1000) {
           const inserted = await trx
@@ -106,6 +120,7 @@ export function createScansRepository(db: Db) {
                 unsubscribe_http: JSON.stringify(t.unsubscribe?.http ?? []),
                 unsubscribe_mailto: JSON.stringify(t.unsubscribe?.mailto ?? []),
                 unsubscribe_seen_at: t.unsubscribe?.seenAt ?? null,
+                via: t.via?.address ?? null,
                 created_at: now,
                 updated_at: now,
               })),
@@ -123,6 +138,7 @@ export function createScansRepository(db: Db) {
                 unsubscribe_http: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_http'),
                 unsubscribe_mailto: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_mailto'),
                 unsubscribe_seen_at: takeIfNewer<number | null>(LINKS_NEWER, 'unsubscribe_seen_at'),
+                via: VIA,
               }),
             )
             .returning(['id', 'address', 'is_subscription'])
@@ -137,6 +153,7 @@ export function createScansRepository(db: Db) {
           folder: string;
           subject: string;
           date: number | null;
+          seen: number | null;
         }> = [];
         for (const tally of list) {
           const row = idOf.get(tally.address);
@@ -150,6 +167,7 @@ export function createScansRepository(db: Db) {
               folder: m.folder,
               subject: m.subject.slice(0, 500),
               date: m.date,
+              seen: m.seen,
             });
           }
         }
@@ -157,8 +175,20 @@ export function createScansRepository(db: Db) {
           await trx
             .insertInto('messages')
             .values(refs.slice(i, i + CHUNK))
-            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
+            // A message handed out again (a resumed batch, a rescan after Graph's 410) brings its
+            // current read state; an unknown one keeps what was known.
+            .onConflict((oc) =>
+              oc
+                .columns(['mailbox_id', 'provider_id'])
+                .doUpdateSet({ seen: sql<number | null>`coalesce(excluded.seen, messages.seen)` }),
+            )
             .execute();
+        }
+        // The senders of this batch get their rates now, so the live event carries them; the whole
+        // mailbox is recounted at the end of the run (refreshSenderStats).
+        const touched = [...new Set(refs.map((r) => r.sender_id))];
+        for (let i = 0; i < touched.length; i += 500) {
+          await recountSenders(trx, mailbox.id, now, touched.slice(i, i + 500));
         }
         await trx
           .updateTable('mailboxes')
@@ -167,6 +197,25 @@ export function createScansRepository(db: Db) {
           .execute();
       });
       return { newSubscriptionIds };
+    },
+
+    /**
+     * Recounts the read rate (read_count, read_known, read_rank) and recent_count of every sender of the
+     * mailbox from its message references: one statement, after each scan or check, so flag changes and
+     * the 90-day window sliding on are reflected whichever senders the run touched.
+     */
+    async refreshSenderStats(mailboxId: string, now: number): Promise<void> {
+      await recountSenders(db, mailboxId, now, null);
+    },
+
+    /** Provider ids of the message references of a mailbox (IMAP without CONDSTORE reads their flags). */
+    async knownMessageIds(mailboxId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('messages')
+        .select('provider_id')
+        .where('mailbox_id', '=', mailboxId)
+        .execute();
+      return rows.map((r) => r.provider_id);
     },
 
     /** The mailbox a scan runs on: its credentials, owner, checkpoint and whether the full scan finished. */
@@ -223,3 +272,67 @@ export function createScansRepository(db: Db) {
 }
 
 export type ScansRepository = ReturnType<typeof createScansRepository>;
+
+/**
+ * Writes the read states of the references the flags name (ids the product does not keep match nothing),
+ * the last change of an id winning; one UPDATE per state and chunk, rows already right left untouched.
+ */
+async function applyReadStates(
+  db: Db,
+  mailboxId: string,
+  flags: ReadonlyArray<ReadStateChange>,
+): Promise<void> {
+  if (flags.length === 0) return;
+  const last = new Map<string, boolean>();
+  for (const f of flags) last.set(f.id, f.seen);
+  for (const seen of [1, 0]) {
+    const ids = [...last].filter(([, s]) => Number(s) === seen).map(([id]) => id);
+    for (let i = 0; i < ids.length; i += 500) {
+      await db
+        .updateTable('messages')
+        .set({ seen })
+        .where('mailbox_id', '=', mailboxId)
+        .where('provider_id', 'in', ids.slice(i, i + 500))
+        .where((eb) => eb.or([eb('seen', 'is', null), eb('seen', '<>', seen)]))
+        .execute();
+    }
+  }
+}
+
+/**
+ * Recounts senders of the mailbox (all, or the ids given) from their references in one set-based
+ * UPDATE … FROM (SQLite ≥ 3.33 and PostgreSQL): read and known states, the rank (read per mille, 1001
+ * while nothing is known, so "least read first" puts the unknown last) and the mail of the 90 days
+ * before `now`. Rows whose numbers did not change are not written.
+ */
+async function recountSenders(
+  db: Db,
+  mailboxId: string,
+  now: number,
+  senderIds: string[] | null,
+): Promise<void> {
+  if (senderIds?.length === 0) return;
+  const since = now - RECENT_WINDOW_MS;
+  const only = senderIds ? sql`and s.id in (${sql.join(senderIds)})` : sql``;
+  await sql`
+    update senders set
+      read_count = a.read_count,
+      read_known = a.read_known,
+      read_rank = case when a.read_known = 0 then 1001 else (1000 * a.read_count) / a.read_known end,
+      recent_count = a.recent_count
+    from (
+      select s.id as id,
+        coalesce(sum(case when m.seen = 1 then 1 else 0 end), 0) as read_count,
+        count(m.seen) as read_known,
+        coalesce(sum(case when m.date >= ${since} then 1 else 0 end), 0) as recent_count
+      from senders s
+      left join messages m on m.sender_id = s.id
+      where s.mailbox_id = ${mailboxId} ${only}
+      group by s.id
+    ) as a
+    where senders.id = a.id
+      and (senders.read_count <> a.read_count or senders.read_known <> a.read_known
+        or senders.recent_count <> a.recent_count
+        or senders.read_rank <> case when a.read_known = 0 then 1001 else (1000 * a.read_count) / a.read_known end)
+  `.execute(db);
+}

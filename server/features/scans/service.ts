@@ -44,7 +44,9 @@ export function createScansService({
       live.emitToUser(userId, 'loading-new-subscriptions');
       try {
         const batches =
-          mailbox.scan_complete === 1 && state ? provider.changesSince(state) : provider.scan(state);
+          mailbox.scan_complete === 1 && state
+            ? provider.changesSince(state, { knownMessages: () => repo.knownMessageIds(mailboxId) })
+            : provider.scan(state);
         // Raw From values repeat across a mailbox; each is parsed once per scan.
         const fromCache = new Map<string, Sender | null>();
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
@@ -57,6 +59,7 @@ export function createScansService({
             batch.state,
             now(),
             fromCache,
+            batch.flags,
           );
           for (const item of await subscriptions.byIds(userId, newSubscriptionIds)) {
             live.emitToUser(userId, 'new-subscription', item);
@@ -73,6 +76,8 @@ export function createScansService({
         for (const address of blockedSeen) {
           if (stillBlocked.has(address)) await provider.moveToTrash({ from: address });
         }
+        // Read rates from the flags this run brought, and the 90-day window moved on to now.
+        await repo.refreshSenderStats(mailboxId, now());
         await repo.markScanComplete(mailboxId, now());
         try {
           await afterCheck?.(userId, mailboxId);

@@ -70,9 +70,14 @@ export interface GmailFilter extends GmailFilterInput {
   id: string;
 }
 
+export type HistoryType = 'messageAdded' | 'labelAdded' | 'labelRemoved';
+
 export interface HistoryRecord {
   id: string;
   messagesAdded?: Array<{ message: { id: string; labelIds?: string[] } }>;
+  /** Labels added to or removed from a message (UNREAD: the user marked it unread, or read). */
+  labelsAdded?: Array<{ message: { id: string; labelIds?: string[] }; labelIds?: string[] }>;
+  labelsRemoved?: Array<{ message: { id: string; labelIds?: string[] }; labelIds?: string[] }>;
 }
 
 export interface HistoryPage {

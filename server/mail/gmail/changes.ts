@@ -1,11 +1,15 @@
 import { parseFrom } from '../headers/detect.js';
-import type { HeaderBatch, MessageHeaders } from '../provider.js';
+import type { HeaderBatch, MessageHeaders, ReadStateChange } from '../provider.js';
 import { BATCH_LIMIT, GmailApiError, type HistoryRecord } from './api.js';
 import type { GmailClient } from './client.js';
 import { METADATA_HEADERS, toMessageHeaders } from './scan.js';
 import { type GmailSyncState, snapshot } from './state.js';
 
-// The daily check: history.list (messageAdded) from the stored historyId, metadata of each new message.
+// The daily check: history.list from the stored historyId, metadata of each new message (messageAdded),
+// and the read state of known ones from the UNREAD label coming and going (labelAdded, labelRemoved):
+// history pages cost 2 units each however many records they hold, and no message is fetched for a flag.
+
+const CHECK_HISTORY = ['messageAdded', 'labelAdded', 'labelRemoved'] as const;
 
 /** Gmail no longer has history from the stored historyId (404: older than its retention, or a reset mailbox). */
 export class GmailHistoryExpiredError extends Error {
@@ -21,7 +25,7 @@ export async function* runChanges(
   state: GmailSyncState,
 ): AsyncGenerator<HeaderBatch> {
   const skip = new Set(state.skipIds);
-  const records: Array<{ id: string; ids: string[] }> = [];
+  const records: Array<{ id: string; ids: string[]; flags: ReadStateChange[] }> = [];
   let latest = state.historyId;
   let pageToken: string | null = null;
   try {
@@ -29,8 +33,11 @@ export async function* runChanges(
       const page: Awaited<ReturnType<GmailClient['listHistory']>> = await client.listHistory({
         startHistoryId: state.historyId,
         pageToken,
+        types: CHECK_HISTORY,
       });
-      for (const record of page.history) records.push({ id: record.id, ids: addedIds(record, skip) });
+      for (const record of page.history) {
+        records.push({ id: record.id, ids: addedIds(record, skip), flags: readStates(record) });
+      }
       latest = page.historyId;
       pageToken = page.nextPageToken;
     } while (pageToken);
@@ -56,8 +63,10 @@ export async function* runChanges(
   while (i < records.length) {
     // Whole records per batch, so the checkpoint (the last record's id) never splits one.
     const ids: string[] = [];
+    const flags: ReadStateChange[] = [];
     let last = records[i]!.id;
     while (i < records.length && (ids.length === 0 || ids.length + records[i]!.ids.length <= BATCH_LIMIT)) {
+      flags.push(...records[i]!.flags);
       for (const id of records[i]!.ids) {
         if (!seen.has(id)) {
           seen.add(id);
@@ -80,8 +89,20 @@ export async function* runChanges(
     progress.scanned += ids.length;
     const finished = i === records.length;
     const next: GmailSyncState = { ...state, historyId: last, skipIds: finished ? [] : state.skipIds };
-    yield { messages, state: snapshot(next), progress: { ...progress } };
+    yield { messages, flags, state: snapshot(next), progress: { ...progress } };
   }
+}
+
+/** UNREAD added: marked unread; removed: read. In record order, so the last change of a message wins. */
+function readStates(record: HistoryRecord): ReadStateChange[] {
+  const out: ReadStateChange[] = [];
+  for (const change of record.labelsAdded ?? []) {
+    if (change.labelIds?.includes('UNREAD')) out.push({ id: change.message.id, seen: false });
+  }
+  for (const change of record.labelsRemoved ?? []) {
+    if (change.labelIds?.includes('UNREAD')) out.push({ id: change.message.id, seen: true });
+  }
+  return out;
 }
 
 function addedIds(record: HistoryRecord, skip: Set<string>): string[] {

@@ -8,6 +8,7 @@ import {
   type GmailProfile,
   type HistoryPage,
   type HistoryRecord,
+  type HistoryType,
   type MessageList,
 } from './api.js';
 import { batchGet } from './batch.js';
@@ -86,12 +87,14 @@ export class GmailClient {
     return ids;
   }
 
-  async listHistory(params: { startHistoryId: string; pageToken?: string | null }): Promise<HistoryPage> {
-    const query = new URLSearchParams({
-      startHistoryId: params.startHistoryId,
-      historyTypes: 'messageAdded',
-      maxResults: '500',
-    });
+  /** `types`: the history records wanted (default messageAdded; the check adds the label changes). */
+  async listHistory(params: {
+    startHistoryId: string;
+    pageToken?: string | null;
+    types?: readonly HistoryType[];
+  }): Promise<HistoryPage> {
+    const query = new URLSearchParams({ startHistoryId: params.startHistoryId, maxResults: '500' });
+    for (const type of params.types ?? ['messageAdded']) query.append('historyTypes', type);
     if (params.pageToken) query.set('pageToken', params.pageToken);
     const res = await this.transport.call<{
       history?: HistoryRecord[];

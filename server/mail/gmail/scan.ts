@@ -266,6 +266,8 @@ export function toMessageHeaders(message: GmailMessage): MessageHeaders {
     folder: GMAIL_FOLDER,
     date: messageDate(fields.date, message.internalDate),
     fields,
+    // format=metadata carries the labels: read is the absence of UNREAD.
+    seen: message.labelIds ? !message.labelIds.includes('UNREAD') : null,
   };
 }
 

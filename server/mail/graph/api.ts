@@ -9,7 +9,7 @@ import type { GraphClient } from './client.js';
  * mailbox, moves between folders included (graph/outlook-immutable-id).
  */
 export const IMMUTABLE_IDS = 'IdType="ImmutableId"';
-export const MESSAGE_SELECT = 'id,receivedDateTime,subject,from,internetMessageHeaders';
+export const MESSAGE_SELECT = 'id,receivedDateTime,subject,from,internetMessageHeaders,isRead';
 
 export interface GraphPage<T> {
   value: T[];
@@ -32,6 +32,7 @@ export interface GraphMessage {
   subject?: string | null;
   from?: { emailAddress?: { name?: string | null; address?: string | null } | null } | null;
   internetMessageHeaders?: HeaderPair[] | null;
+  isRead?: boolean;
   '@removed'?: unknown;
 }
 

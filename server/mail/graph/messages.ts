@@ -41,6 +41,7 @@ export function toHeaders(m: GraphMessage, folder: string): MessageHeaders {
     folder,
     date: Number.isFinite(fromHeader) ? fromHeader : receivedAt(m),
     fields,
+    seen: typeof m.isRead === 'boolean' ? m.isRead : null,
   };
 }
 

@@ -11,7 +11,9 @@ import type { SyncState } from '../provider.js';
  *    otherwise hand the end of one page out again at the start of the next.
  * 2. baseline (`listed`): one delta round of the folder to get its first `@odata.deltaLink`; the messages
  *    it shows newer than `top` are fetched and handed out.
- * 3. `done`: the daily check follows `deltaLink`; `deltaNext` is the nextLink of a round under way.
+ * 3. `done`: the daily check follows `deltaLink`; `deltaNext` is the nextLink of a round under way. It
+ *    also follows `flagsLink`, a second delta query of the folder (changeType=updated, id and isRead
+ *    only) for the read states of mail counted before; null until the first check runs its first round.
  */
 export interface GraphFolderCheckpoint {
   /** Display path when last seen (informational; folders are matched by id). */
@@ -23,6 +25,7 @@ export interface GraphFolderCheckpoint {
   done: boolean;
   deltaLink: string | null;
   deltaNext: string | null;
+  flagsLink: string | null;
 }
 
 export interface GraphSyncState {
@@ -47,6 +50,7 @@ export function freshCheckpoint(path: string): GraphFolderCheckpoint {
     done: false,
     deltaLink: null,
     deltaNext: null,
+    flagsLink: null,
   };
 }
 
@@ -92,7 +96,10 @@ function readCheckpoint(value: unknown): GraphFolderCheckpoint | null {
   if (listed && next !== null) return null;
   if (done && (!listed || deltaLink === null)) return null;
   if (!done && (deltaLink !== null || deltaNext !== null)) return null;
-  return { path, next, prev: [...prev], top, listed, done, deltaLink, deltaNext };
+  // Absent from checkpoints stored before read states were kept: the next check starts the flags query.
+  const flagsLink =
+    done && typeof v.flagsLink === 'string' && /^https?:\/\//.test(v.flagsLink) ? v.flagsLink : null;
+  return { path, next, prev: [...prev], top, listed, done, deltaLink, deltaNext, flagsLink };
 }
 
 /** A snapshot for a batch: the caller may hold on to it while the walk goes on. */

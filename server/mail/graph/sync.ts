@@ -1,4 +1,10 @@
-import { type HeaderBatch, MailConnectionError, type MessageHeaders, type SyncState } from '../provider.js';
+import {
+  type HeaderBatch,
+  MailConnectionError,
+  type MessageHeaders,
+  type ReadStateChange,
+  type SyncState,
+} from '../provider.js';
 import {
   type GraphContext,
   type GraphMessage,
@@ -19,7 +25,8 @@ import {
 
 // The scan and the daily check (see state.ts for the phases of a folder): the folders' messages newest
 // first with $orderby, pages followed through @odata.nextLink, then each folder's delta link
-// (message: delta, changeType=created).
+// (message: delta, changeType=created), and a second delta query per folder for read states
+// (changeType=updated, id and isRead: a flag change costs no message fetch).
 //
 // Duplicates: the scan hands each message of a folder out once (see state.ts for how mail that arrives
 // mid-scan is kept apart). The one deliberate repeat is the full rescan of a folder after Graph has
@@ -68,7 +75,10 @@ export async function* sync(
     if (cp?.done) {
       if (mode === 'scan') continue;
       const outcome = yield* followDelta(ctx, folder, cp, state, progress, batch);
-      if (outcome === 'ok') continue;
+      if (outcome === 'ok') {
+        if (state.folders[folder.id] === cp) yield* followFlags(ctx, folder, cp, batch);
+        continue;
+      }
       // 410 Gone: Graph lost the folder's sync state; only a full read of the folder is sure to miss nothing.
       cp = undefined;
     }
@@ -140,6 +150,7 @@ async function* scanFolder(
     next: null,
     prev: [],
     top: null,
+    flagsLink: null,
   });
   count(mode, state, progress, caught.length);
   if (caught.length > 0) yield batch(caught);
@@ -216,6 +227,58 @@ async function* followDelta(
     count('changes', state, progress, messages.length);
     if (messages.length > 0) yield batch(messages);
     if (!next) return 'ok';
+    url = next;
+  }
+}
+
+/**
+ * The read states of the folder's mail that changed since the last check: a delta query with
+ * changeType=updated selecting id and isRead. Its first round (no flagsLink yet: the first check after
+ * the scan, or after Graph dropped the state) names every message of the folder with its current state;
+ * later rounds only messages changed since (read, unread, flagged, categorised: the product takes isRead).
+ * Messages new since the last check come through the created query with their state, so a "changed"
+ * entry is one counted before, or one the product does not keep (its id then matches no reference).
+ */
+async function* followFlags(
+  { client, deltaPageSize }: SyncOptions,
+  folder: ListedFolder,
+  cp: GraphFolderCheckpoint,
+  batch: (messages: MessageHeaders[]) => HeaderBatch,
+): AsyncGenerator<HeaderBatch> {
+  const start = `/me/mailFolders/${enc(folder.id)}/messages/delta?changeType=updated&$select=id,isRead`;
+  let url = cp.flagsLink ?? start;
+  let restarted = false;
+  for (;;) {
+    let page: GraphPage<GraphMessage>;
+    try {
+      page = await client.get<GraphPage<GraphMessage>>(url, [
+        IMMUTABLE_IDS,
+        `odata.maxpagesize=${deltaPageSize}`,
+      ]);
+    } catch (err) {
+      // The query's state expired: a first round again (it reports every message's current state), once.
+      if (isGraphError(err, 410) && !restarted) {
+        restarted = true;
+        url = start;
+        continue;
+      }
+      // The folder is gone since it was listed: the next run drops it.
+      if (isGraphError(err, 404)) return;
+      throw err;
+    }
+    const flags: ReadStateChange[] = [];
+    for (const m of page.value) {
+      if (!m['@removed'] && typeof m.isRead === 'boolean') flags.push({ id: m.id, seen: m.isRead });
+    }
+    const next = page['@odata.nextLink'];
+    const deltaLink = page['@odata.deltaLink'];
+    if (!next && !deltaLink)
+      throw new MailConnectionError('Microsoft Graph ended a delta round without a link.');
+    // The link moves on with the round's last page; a check stopped midway redoes the round (a state
+    // applied twice is the same state).
+    if (!next) cp.flagsLink = deltaLink ?? null;
+    if (flags.length > 0) yield { ...batch([]), flags };
+    if (!next) return;
     url = next;
   }
 }

@@ -12,6 +12,7 @@ describe('parseHeaderBlock', () => {
       listUnsubscribePost: [],
       listId: null,
       precedence: null,
+      listPost: null,
       subject: null,
       date: null,
       messageId: null,

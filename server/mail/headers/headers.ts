@@ -15,6 +15,8 @@ export interface HeaderFields {
   listUnsubscribePost: string[];
   listId: string | null;
   precedence: string | null;
+  /** raw List-Post (RFC 2369): the posting address of a discussion list, or "NO" */
+  listPost: string | null;
   /** decoded */
   subject: string | null;
   /** raw */
@@ -30,6 +32,7 @@ export function emptyHeaderFields(from: string | null = null): HeaderFields {
     listUnsubscribePost: [],
     listId: null,
     precedence: null,
+    listPost: null,
     subject: null,
     date: null,
     messageId: null,
@@ -194,6 +197,7 @@ function buildFields(pairs: ReadonlyArray<HeaderPair>): HeaderFields {
     listUnsubscribePost: all('list-unsubscribe-post'),
     listId: first('list-id'),
     precedence: first('precedence'),
+    listPost: first('list-post'),
     subject: subject === null ? null : decodeWords(subject),
     date: first('date'),
     messageId: first('message-id'),

@@ -1,5 +1,5 @@
 import type { ImapFlow } from 'imapflow';
-import type { Folder, HeaderBatch, MailProvider, SyncState } from '../provider.js';
+import type { ChangesOptions, Folder, HeaderBatch, MailProvider, SyncState } from '../provider.js';
 import {
   closeClient,
   DEFAULT_TIMEOUTS,
@@ -55,11 +55,15 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     return next;
   }
 
-  async function* sync(mode: SyncRun['mode'], from: SyncState | null): AsyncGenerator<HeaderBatch> {
+  async function* sync(
+    mode: SyncRun['mode'],
+    from: SyncState | null,
+    knownMessages?: ChangesOptions['knownMessages'],
+  ): AsyncGenerator<HeaderBatch> {
     const state = readState(from);
     const client = await connected();
     try {
-      yield* syncMailbox({ client, mode, state, batchSize });
+      yield* syncMailbox({ client, mode, state, batchSize, knownMessages });
     } catch (err) {
       throw toMailError(err, options, 'session', client);
     }
@@ -85,7 +89,7 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     },
 
     scan: (from) => sync('scan', from),
-    changesSince: (state) => sync('changes', state),
+    changesSince: (state, changes) => sync('changes', state, changes?.knownMessages),
 
     send: (message) =>
       sendViaSmtp(

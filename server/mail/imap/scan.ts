@@ -1,6 +1,12 @@
 import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
 import { parseHeaderBlock } from '../headers/headers.js';
-import { type Folder, type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
+import {
+  type Folder,
+  type HeaderBatch,
+  type MessageHeaders,
+  type ReadStateChange,
+  SCAN_HEADER_FIELDS,
+} from '../provider.js';
 import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
 import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';
 
@@ -55,7 +61,12 @@ export interface SyncRun {
   mode: 'scan' | 'changes';
   state: ImapSyncState;
   batchSize: number;
+  /** The daily check's fallback without CONDSTORE: ids of the messages whose flags the product keeps. */
+  knownMessages?: () => Promise<string[]>;
 }
+
+/** UID ranges per flags-only UID FETCH of known messages: keeps each command line a few KB. */
+const RANGES_PER_FETCH = 500;
 
 /**
  * The scan and the daily check are one walk: each folder that has something left is selected once and its
@@ -74,6 +85,7 @@ export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
       ? folders.reduce((n, f) => n + (f.status?.messages ?? 0), 0)
       : work.reduce((n, f) => n + expectedNew(state.folders[f.path], f.status), 0);
   const progress = { scanned: mode === 'scan' ? state.scanned : 0, total };
+  const known = knownUids(run);
 
   for (const folder of work) {
     const lock = await lockFolder(run.client, folder.path);
@@ -83,19 +95,41 @@ export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
       if (!box || box.path !== folder.path) throw connectionLost('SELECT');
       const uidValidity = box.uidValidity.toString();
       const uidNext = box.uidNext;
+      // As of this SELECT (EXAMINE): flag changes made while the walk runs are read again next time.
+      const modseq =
+        run.client.enabled.has('CONDSTORE') && !box.noModseq && box.highestModseq
+          ? box.highestModseq.toString()
+          : null;
       let cp = state.folders[folder.path];
       if (mode === 'changes') {
         const opened = { uidValidity, uidNext, messages: box.exists };
         progress.total += expectedNew(cp, opened) - expectedNew(cp, folder.status);
       }
+      if (mode === 'changes' && cp && cp.uidValidity === uidValidity && cp.uidNext > 1) {
+        // Read states of the mail handed out before (below cp.uidNext); newer mail brings its own.
+        const flags = await flagChanges(run, folder.path, cp, modseq, known);
+        const moved = cp.modseq !== modseq;
+        cp.modseq = modseq;
+        if (flags.length > 0 || moved) {
+          yield { messages: [], flags, state: snapshot(state), progress: { ...progress } };
+        }
+      }
       if (!cp || cp.uidValidity !== uidValidity) {
-        cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: 1 };
+        // A new UIDVALIDITY renumbers everything: the folder is read afresh, flags with the headers.
+        cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: 1, modseq };
         state.folders[folder.path] = cp;
       }
       if (!cp.done) yield* walk(run, folder.path, cp, progress);
       if (mode === 'changes' && uidNext > cp.uidNext) {
         // The new range becomes the pending one; if the check dies halfway, the next one finishes it.
-        cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: cp.uidNext };
+        cp = {
+          uidValidity,
+          uidNext,
+          scannedDownTo: uidNext,
+          done: false,
+          floor: cp.uidNext,
+          modseq: cp.modseq,
+        };
         state.folders[folder.path] = cp;
         yield* walk(run, folder.path, cp, progress);
       }
@@ -192,8 +226,11 @@ async function fetchHeaders(
   chunk: UidRange,
 ): Promise<MessageHeaders[]> {
   const rows: Array<{ uid: number; message: MessageHeaders }> = [];
-  const query = { uid: true, headers: [...SCAN_HEADER_FIELDS], internalDate: true };
+  // FLAGS costs a few bytes a message next to the header fields; \Seen is the read state.
+  const query = { uid: true, headers: [...SCAN_HEADER_FIELDS], internalDate: true, flags: true };
   for await (const msg of client.fetch(`${chunk.lo}:${chunk.hi}`, query, { uid: true })) {
+    // An unsolicited FETCH (another client changing flags meanwhile) can come without a UID.
+    if (typeof msg.uid !== 'number') continue;
     const fields = parseHeaderBlock(msg.headers ?? Buffer.alloc(0));
     rows.push({
       uid: msg.uid,
@@ -202,6 +239,7 @@ async function fetchHeaders(
         folder: path,
         date: messageDate(fields.date, msg.internalDate),
         fields,
+        seen: msg.flags ? msg.flags.has('\\Seen') : null,
       },
     });
   }
@@ -209,6 +247,72 @@ async function fetchHeaders(
   // empty range.
   if (!client.usable || client.mailbox === false) throw connectionLost('UID FETCH');
   return rows.sort((a, b) => b.uid - a.uid).map((r) => r.message);
+}
+
+/**
+ * Read states of a folder's messages below cp.uidNext that may have changed since the last run. With
+ * CONDSTORE and a stored modseq: `UID FETCH 1:<uidNext-1> (FLAGS) (CHANGEDSINCE <modseq>)`, which names
+ * only what changed. Otherwise (a server without CONDSTORE, or the first check of a folder scanned before
+ * read states were kept): a flags-only fetch of the UIDs the product keeps references of, a few hundred
+ * ranges per command. Never headers, never one command per message.
+ */
+async function flagChanges(
+  run: SyncRun,
+  path: string,
+  cp: FolderCheckpoint,
+  modseq: string | null,
+  known: (path: string, uidValidity: string) => Promise<number[]>,
+): Promise<ReadStateChange[]> {
+  const { client } = run;
+  const out: ReadStateChange[] = [];
+  const read = async (set: string, changedSince: bigint | undefined) => {
+    const options = changedSince === undefined ? { uid: true } : { uid: true, changedSince };
+    for await (const msg of client.fetch(set, { uid: true, flags: true }, options)) {
+      // An unsolicited FETCH (another client changing flags meanwhile) can come without a UID.
+      if (typeof msg.uid !== 'number' || msg.uid >= cp.uidNext || !msg.flags) continue;
+      out.push({ id: `${path}/${cp.uidValidity}/${msg.uid}`, seen: msg.flags.has('\\Seen') });
+    }
+    if (!client.usable || client.mailbox === false) throw connectionLost('UID FETCH');
+  };
+  if (modseq !== null && cp.modseq !== null) {
+    if (modseq !== cp.modseq) await read(`1:${cp.uidNext - 1}`, BigInt(cp.modseq));
+    return out;
+  }
+  const ranges = uidsToRanges((await known(path, cp.uidValidity)).filter((uid) => uid < cp.uidNext));
+  for (let i = 0; i < ranges.length; i += RANGES_PER_FETCH) {
+    const set = ranges
+      .slice(i, i + RANGES_PER_FETCH)
+      .map((r) => (r.lo === r.hi ? `${r.lo}` : `${r.lo}:${r.hi}`))
+      .join(',');
+    await read(set, undefined);
+  }
+  return out;
+}
+
+/**
+ * The UIDs of the known messages of a folder, by `<folder>/<uidvalidity>`: asked of the product once per
+ * check, and only when a folder needs them.
+ */
+function knownUids(run: SyncRun): (path: string, uidValidity: string) => Promise<number[]> {
+  let byFolder: Promise<Map<string, number[]>> | null = null;
+  const load = async () => {
+    const map = new Map<string, number[]>();
+    for (const id of (await run.knownMessages?.()) ?? []) {
+      // `<folder>/<uidvalidity>/<uid>`; the folder may itself contain slashes.
+      const slash = id.lastIndexOf('/');
+      const uid = Number(id.slice(slash + 1));
+      if (slash <= 0 || !Number.isSafeInteger(uid) || uid < 1) continue;
+      const key = id.slice(0, slash);
+      const list = map.get(key);
+      if (list) list.push(uid);
+      else map.set(key, [uid]);
+    }
+    return map;
+  };
+  return async (path, uidValidity) => {
+    byFolder ??= load();
+    return (await byFolder).get(`${path}/${uidValidity}`) ?? [];
+  };
 }
 
 export function messageDate(header: string | null, internalDate: Date | string | undefined): number | null {

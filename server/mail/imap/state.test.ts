@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readState, snapshot } from './state.js';
 
-const cp = { uidValidity: '1700000000', uidNext: 50, scannedDownTo: 20, done: false, floor: 1 };
+const cp = {
+  uidValidity: '1700000000',
+  uidNext: 50,
+  scannedDownTo: 20,
+  done: false,
+  floor: 1,
+  modseq: '18446744073709551000',
+};
 
 describe('IMAP sync state', () => {
   it('starts empty from nothing', () => {
@@ -21,6 +28,14 @@ describe('IMAP sync state', () => {
   it('reads a checkpoint without floor as a full scan', () => {
     const { floor: _, ...old } = cp;
     expect(readState({ v: 1, folders: { INBOX: old } }).folders.INBOX).toEqual(cp);
+  });
+
+  it('reads a checkpoint without a usable modseq as one whose flags are not known yet', () => {
+    const { modseq: _, ...old } = cp;
+    expect(readState({ v: 1, folders: { INBOX: old } }).folders.INBOX).toEqual({ ...cp, modseq: null });
+    for (const modseq of [42, '-1', '1e9', '', '123456789012345678901']) {
+      expect(readState({ v: 1, folders: { INBOX: { ...cp, modseq } } }).folders.INBOX?.modseq).toBeNull();
+    }
   });
 
   it('drops a folder whose checkpoint makes no sense, so that folder is read again', () => {

@@ -12,6 +12,12 @@ export interface FolderCheckpoint {
   scannedDownTo: number;
   done: boolean;
   floor: number;
+  /**
+   * CONDSTORE: the folder's HIGHESTMODSEQ when its flags were last known to the product (for UIDs below
+   * `uidNext`); the daily check asks for the flags changed since (CHANGEDSINCE). null without CONDSTORE,
+   * or before the first run that could read it.
+   */
+  modseq: string | null;
 }
 
 export interface ImapSyncState {
@@ -53,12 +59,15 @@ function readCheckpoint(value: unknown): FolderCheckpoint | null {
   if (!uid(v.uidNext) || !uid(v.scannedDownTo) || typeof v.done !== 'boolean') return null;
   const floor = v.floor === undefined ? 1 : v.floor;
   if (!uid(floor) || floor > v.scannedDownTo || v.scannedDownTo > v.uidNext) return null;
+  // Absent in checkpoints stored before read states were kept: that folder's flags are read in full once.
+  const modseq = typeof v.modseq === 'string' && /^\d{1,20}$/.test(v.modseq) ? v.modseq : null;
   return {
     uidValidity: v.uidValidity,
     uidNext: v.uidNext,
     scannedDownTo: v.scannedDownTo,
     done: v.done,
     floor,
+    modseq,
   };
 }
 
