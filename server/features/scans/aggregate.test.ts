@@ -13,6 +13,31 @@ function msg(id: string, date: number | null, headers: Record<string, string>): 
 }
 
 describe('tallyBatch', () => {
+  it('keeps the read state of each message and the newest List-Post address as the list a poster came through', () => {
+    const post = (id: string, date: number, from: string, listPost: string, seen?: boolean | null) => ({
+      ...msg(id, date, { From: from, 'List-Id': '<lkml.vger.kernel.org>', 'List-Post': listPost }),
+      seen,
+    });
+    const tallies = tallyBatch([
+      post('1', 100, 'Linus <linus@kernel.example>', '<mailto:old-list@vger.kernel.org>', true),
+      post('3', 300, 'Linus <linus@kernel.example>', '<mailto:linux-kernel@vger.kernel.org>', false),
+      // Newer, but without a usable address: it does not replace the list the poster came through.
+      post('4', 400, 'Linus <linus@kernel.example>', 'NO', null),
+      post('2', 200, 'Linus <linus@kernel.example>', '<mailto:stable@vger.kernel.org>'),
+      // A list writing as its own posting address is not "via" itself.
+      post('5', 500, 'Announce <announce@lists.example>', '<mailto:announce@lists.example>'),
+    ]);
+    const linus = tallies.get('linus@kernel.example')!;
+    expect(linus.via).toEqual({ address: 'linux-kernel@vger.kernel.org', seenAt: 300 });
+    expect(linus.messages.map((m) => [m.id, m.seen])).toEqual([
+      ['1', 1],
+      ['3', 0],
+      ['4', null],
+      ['2', null],
+    ]);
+    expect(tallies.get('announce@lists.example')!.via).toBeNull();
+  });
+
   it('groups by lowercased address, counts every message and keeps the newest name and date', () => {
     const tallies = tallyBatch([
       msg('3', 300, {
