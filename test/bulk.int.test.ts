@@ -1,12 +1,20 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkItemResult, BulkStatus, BulkSummary, Subscription } from '../contract/api.js';
 import { buildApp } from '../server/app.js';
 import { Client, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { HttpSession } from './helpers/http.js';
 import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
+import { freePort } from './helpers/net.js';
+import { killProduct, readSqlite, startProduct } from './helpers/product-process.js';
+import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
 import { type StripeFake, startStripeFake } from './helpers/stripe-fake/index.js';
 import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
 
@@ -403,5 +411,109 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       .where('id', '=', bulkId)
       .executeTakeFirstOrThrow();
     expect(bulk.finished_at).not.toBeNull();
+  });
+});
+
+describe('a product killed in the middle of a bulk', () => {
+  let dataDir: string | null = null;
+  let server: ChildProcess | null = null;
+  let smtp: SmtpPeer | null = null;
+  afterAll(async () => {
+    if (server) await killProduct(server);
+    await smtp?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('goes on at restart, and no sender is contacted twice, not even those cut off mid-request', async () => {
+    const stamp = Date.now();
+    // The first two never answer: they hold the host's two slots when the process dies.
+    const hanging = [`/kill/hang/${stamp}/0`, `/kill/hang/${stamp}/1`];
+    const later = [`/kill/ok/${stamp}/0`, `/kill/ok/${stamp}/1`];
+    for (const p of hanging) sender.respond(p, { hang: true });
+    for (const p of later) sender.respond(p, { status: 200 });
+    const email = uniqueEmail('killbulk').replace('@example.com', '@yahoo.com');
+    await dovecot.addUser({ user: email, password: 'app password' });
+    const all = [...hanging, ...later];
+    for (const [i, p] of all.entries()) {
+      for (const m of oneClick(`k${i}@killed.example`, p)) await dovecot.deliver(email, 'INBOX', m);
+    }
+    await dovecot.deliver(
+      email,
+      'INBOX',
+      rawMessage({
+        from: 'Digest <digest@killed.example>',
+        subject: 'Weekly',
+        date: daysAgo(1),
+        listUnsubscribe: '<mailto:leave@killed-mail.example>',
+      }),
+    );
+    smtp = await startSmtpPeer({ user: email, password: 'app password' });
+    dataDir = await mkdtemp(path.join(tmpdir(), 'ig-bulk-kill-'));
+    const port = await freePort();
+    const env = {
+      DATA_DIR: dataDir,
+      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtp.port),
+      UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
+    };
+    server = await startProduct(port, env);
+    const http = new HttpSession(`http://127.0.0.1:${port}`);
+    expect(
+      (await http.call('/auth/signup', 'POST', { email: uniqueEmail(), password: 'long enough' })).ok,
+    ).toBe(true);
+    expect((await http.call('/auth/yahoo', 'POST', { email, appPassword: 'app password' })).ok).toBe(true);
+    let list: Subscription[] = [];
+    await expect
+      .poll(
+        async () => {
+          list = ((await (await http.call('/get-unsubscribe-emails')).json()) as { data: Subscription[] })
+            .data;
+          return list.length;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(5);
+    const ids = [...all.map((_, i) => `k${i}@killed.example`), 'digest@killed.example'].map(
+      (a) => list.find((s) => s.address === a)!.id,
+    );
+    const posted = await http.call('/bulk-action', 'POST', { action: 'unsubscribe', subscriptionIds: ids });
+    expect(posted.status).toBe(202);
+    const { bulkId } = (await posted.json()) as { bulkId: string };
+    await expect.poll(() => hanging.map(hits), { timeout: 15_000 }).toEqual([1, 1]);
+    // The mail goes to another host, so it does not wait for those two slots.
+    await expect.poll(() => smtp!.received.length, { timeout: 15_000 }).toBe(1);
+    await killProduct(server);
+    server = null;
+    const left = readSqlite(
+      dataDir,
+      (db) =>
+        db
+          .prepare('select count(*) as n from bulk_items where bulk_id = ? and outcome is null')
+          .get(bulkId) as { n: number },
+    );
+    // The two cut off, and the two waiting for their host behind them.
+    expect(left.n).toBeGreaterThanOrEqual(4);
+
+    server = await startProduct(port, env);
+    let s: BulkStatus | null = null;
+    await expect
+      .poll(
+        async () => {
+          s = (await (await http.call(`/bulk-action/${bulkId}`)).json()) as BulkStatus;
+          return s.done;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(5);
+    // Cut off mid-request: recorded as made (the flights' reconciliation), never sent again.
+    expect(s!.results.map((r) => r.outcome)).toEqual([
+      'one-click',
+      'one-click',
+      'one-click',
+      'one-click',
+      'mailto',
+    ]);
+    expect(all.map(hits)).toEqual([1, 1, 1, 1]);
+    expect(smtp.received).toHaveLength(1);
   });
 });
