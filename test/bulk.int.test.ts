@@ -301,6 +301,7 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     const first = await client.post('/bulk-action', {
       action: 'unsubscribe',
       subscriptionIds: [idOf('slow@oneclick.example')],
+      moveToTrash: true,
     });
     expect(first.statusCode).toBe(202);
     const busy = await client.post('/bulk-action', {
@@ -312,7 +313,11 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       message: expect.stringMatching(/still running/),
       bulkId: (first.json() as { bulkId: string }).bulkId,
     });
-    await finished(client, (first.json() as { bulkId: string }).bulkId);
+    // Asked to, the unsubscribe also moved the sender's mail to the trash.
+    expect((await finished(client, (first.json() as { bulkId: string }).bulkId)).results).toMatchObject([
+      { outcome: 'one-click', movedToTrash: 1, result: { movedToTrash: 1 } },
+    ]);
+    expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(1);
 
     const kept = await client.post('/bulk-action', {
       action: 'keep',
@@ -331,7 +336,7 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       ['blocked', 2],
       ['blocked', 1],
     ]);
-    expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(3);
+    expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(4);
     const byCategory = async (category: string) =>
       ((await client.get(`/get-unsubscribe-emails?category=${category}`)).json().data as Subscription[])
         .map((x) => x.address)
