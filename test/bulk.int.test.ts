@@ -350,6 +350,13 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     // Keep and block send nothing.
     expect(smtp.received).toHaveLength(0);
     expect(hits(slow)).toBe(1);
+
+    // As every signed-in POST: a CSRF token and a session, and a body the contract accepts.
+    const body = { action: 'keep', subscriptionIds: [idOf('k1@keep.example')] };
+    expect((await client.post('/bulk-action', body, { csrf: false })).statusCode).toBe(403);
+    expect((await new Client(user.t.app).post('/bulk-action', body)).statusCode).toBe(403);
+    expect((await client.post('/bulk-action', { action: 'keep', subscriptionIds: [] })).statusCode).toBe(400);
+    expect((await client.post('/bulk-action', { ...body, action: 'delete' })).statusCode).toBe(400);
   });
 
   it('marks the senders past the free trial’s limit, sending nothing for them', async () => {
@@ -392,6 +399,9 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     const { bulkId } = posted.json() as { bulkId: string };
     // Stopped while the first ones are in flight (the endpoints share a host: two at a time).
     await expect.poll(() => sender.requests.filter((r) => paths.includes(r.path)).length).toBeGreaterThan(0);
+    // Each answer takes 700 ms and they share a host: no third request starts before one of two answers.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sender.requests.filter((r) => paths.includes(r.path)).length).toBeLessThanOrEqual(2);
     await t.app.close();
     const before = await t.db
       .selectFrom('bulk_items')
