@@ -178,6 +178,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * The viewport only (a virtualised list renders just the rows near the screen, so a full-page shot of
+ * a long list would be mostly blank).
+ */
+export async function screenshotViewport(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
 /** Pixels the page is wider than the viewport (0 when nothing overflows sideways). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');

@@ -327,7 +327,8 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
           )
         }
       />
-      <p className="text-muted mb-3 count-caption">{countCaption(total, view.caption)}</p>
+      {/* A failed fetch counts nothing: no caption claiming 0. */}
+      <p className="text-muted mb-3 count-caption">{failed ? '\u00a0' : countCaption(total, view.caption)}</p>
       <p className="small text-primary mb-0 scan-progress" role="status" aria-live="polite">
         {scanning && progress ? progressText(progress) : ''}
       </p>
@@ -395,6 +396,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         )}
       {/* A table laid out as a grid (styles.css): only the rows near the screen exist, placed by the virtualizer. */}
       <table
+        hidden={failed}
         aria-label={view.heading}
         aria-rowcount={matching + 1}
         className="subscription-table bg-white border mb-0"
