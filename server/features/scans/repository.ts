@@ -78,6 +78,13 @@ export function createScansRepository(db: Db) {
             .execute();
           for (const r of inserted) fresh.add(r.provider_id);
         }
+        // A message handed out again (a folder read afresh after Graph's 410 or a lost Gmail history, a
+        // resumed batch) is not counted again, but brings its current read state to its reference.
+        const again: ReadStateChange[] = [];
+        for (const m of messages) {
+          if (!fresh.has(m.id) && typeof m.seen === 'boolean') again.push({ id: m.id, seen: m.seen });
+        }
+        await applyReadStates(trx, mailbox.id, again);
         const tallies = tallyBatch(
           messages.filter((m) => fresh.has(m.id)),
           fromCache,
@@ -175,13 +182,7 @@ export function createScansRepository(db: Db) {
           await trx
             .insertInto('messages')
             .values(refs.slice(i, i + CHUNK))
-            // A message handed out again (a resumed batch, a rescan after Graph's 410) brings its
-            // current read state; an unknown one keeps what was known.
-            .onConflict((oc) =>
-              oc
-                .columns(['mailbox_id', 'provider_id'])
-                .doUpdateSet({ seen: sql<number | null>`coalesce(excluded.seen, messages.seen)` }),
-            )
+            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
             .execute();
         }
         // The senders of this batch get their rates now, so the live event carries them; the whole
