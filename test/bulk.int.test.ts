@@ -410,6 +410,13 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       .execute();
     expect(before.filter((r) => r.outcome === null).length).toBeGreaterThan(0);
 
+    // As if the stopped runner had died holding its lease: SQLite drops it at start (the process is the
+    // only one), PostgreSQL's next runner waits for it to run out.
+    await t.db
+      .updateTable('bulk_actions')
+      .set({ runner_until: Date.now() + 1500 })
+      .where('id', '=', bulkId)
+      .execute();
     // A new process on the same database and data folder picks the bulk up at start.
     const app = await buildApp({ config: t.config, db: t.db, jobBackoffMs: 50 });
     await app.ready();
