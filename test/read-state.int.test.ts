@@ -190,7 +190,7 @@ describe('read states at the adapters', () => {
       listUnsubscribe: UNSUB,
       labels,
     });
-    const [one, two] = emu.insert(email, [
+    const [one, two, three] = emu.insert(email, [
       spec('One', 3, ['INBOX']),
       spec('Two', 2, ['INBOX', 'UNREAD']),
       spec('Three', 1, ['INBOX', 'UNREAD']),
@@ -203,13 +203,23 @@ describe('read states at the adapters', () => {
       clientSecret: emu.clientSecret,
       baseUrl: emu.baseUrl,
       pace: false,
+      // Metadata of the newest message only: the two others are counted from the sender's listing.
+      discoveryChunk: 1,
+      detailPerSender: 1,
       fetchImpl: (input, init) => {
         urls.push(String(input instanceof Request ? input.url : input));
         return fetch(input, init);
       },
     });
     const scanned = await collect(provider.scan(null));
-    expect(seenBySubject(scanned)).toEqual({ One: true, Two: false, Three: false });
+    const messages = scanned.flatMap((b) => b.messages);
+    expect(messages.filter((m) => m.fields.subject === null)).toHaveLength(2);
+    // Fetched or only counted, each message has its read state (the counted ones from `is:unread`).
+    expect(Object.fromEntries(messages.map((m) => [m.id, m.seen]))).toEqual({
+      [one!.id]: true,
+      [two!.id]: false,
+      [three!.id]: false,
+    });
 
     // The user reads Two and marks One unread again, in Gmail.
     const user = new GmailClient({
@@ -411,6 +421,10 @@ describe.each(DIALECTS)('read rates, messages a month and "via" end to end on %s
       spec('Unread A', 20, true),
       spec('Unread B', 10, true),
       spec('Unread C', 100, true),
+      // Beyond the newest five: counted from the sender's listings, read state from `is:unread`, no date.
+      spec('Archive 1', 150, false),
+      spec('Archive 2', 160, false),
+      spec('Archive 3', 170, true),
     ]);
     const client = new Client(t.app);
     const start = await client.get('/auth/google?intent=signup');
@@ -426,9 +440,9 @@ describe.each(DIALECTS)('read rates, messages a month and "via" end to end on %s
     await t.app.jobs.idle();
     const mailboxId = await mailboxOf(email);
     expect(await sender(mailboxId, 'news@daily.example')).toMatchObject({
-      read: 1,
-      known: 4,
-      rank: 250,
+      read: 3,
+      known: 7,
+      rank: 428,
       recent: 3,
     });
 
@@ -441,7 +455,7 @@ describe.each(DIALECTS)('read rates, messages a month and "via" end to end on %s
     });
     await user.batchModify([unreadA!.id], [], ['UNREAD']);
     await check(mailboxId);
-    expect(await sender(mailboxId, 'news@daily.example')).toMatchObject({ read: 2, known: 4, rank: 500 });
+    expect(await sender(mailboxId, 'news@daily.example')).toMatchObject({ read: 4, known: 7, rank: 571 });
   });
 
   it('Outlook (Graph fake): isRead at the scan, a message read in Outlook at the next check', async () => {

@@ -162,7 +162,9 @@ function searchAddress(address: string): string {
 
 /**
  * Lists every id of each new sender, fetches metadata of its newest few, and returns the batch: fetched
- * messages with their real header fields, the others as counted-only entries (see countedOnly).
+ * messages with their real header fields, the others as counted-only entries (see countedOnly). A second
+ * listing per sender, `from:<address> is:unread` (5 units a page of 500), gives every message its read
+ * state without a get: the read rate covers all of the sender's mail, not only the few fetched.
  */
 async function countSenders(
   ctx: ScanContext,
@@ -172,9 +174,14 @@ async function countSenders(
   counted: Set<string>,
 ): Promise<MessageHeaders[]> {
   const senders = [...found.entries()];
-  const listings = await mapLimit(senders, LIST_CONCURRENCY, ([address]) =>
-    ctx.client.listAllIds(senderQuery(address)),
+  const both = await mapLimit(senders, LIST_CONCURRENCY, ([address]) =>
+    Promise.all([
+      ctx.client.listAllIds(senderQuery(address)),
+      ctx.client.listAllIds(`${senderQuery(address)} is:unread`),
+    ]),
   );
+  const listings = both.map(([ids]) => ids);
+  const unread = new Set(both.flatMap(([, ids]) => ids));
   const wanted: string[] = [];
   for (const [i, [, discovered]] of senders.entries()) {
     const have = new Set(discovered.map((m) => m.id));
@@ -204,7 +211,7 @@ async function countSenders(
       counted.add(id);
       const m = fetched.get(id);
       if (m) real.push(m);
-      else rest.push(countedOnly(id, from));
+      else rest.push(countedOnly(id, from, !unread.has(id)));
     }
     real.sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
     out.push(...real, ...rest);
@@ -275,8 +282,8 @@ export function toMessageHeaders(message: GmailMessage): MessageHeaders {
  * A message known only from its sender's `from:` listing: it is counted, but its header fields were not
  * fetched (5 units each). `from` repeats the sender's newest From so grouping and naming stay exact.
  */
-export function countedOnly(id: string, from: string): MessageHeaders {
-  return { id, folder: GMAIL_FOLDER, date: null, fields: emptyHeaderFields(from) };
+export function countedOnly(id: string, from: string, seen: boolean | null = null): MessageHeaders {
+  return { id, folder: GMAIL_FOLDER, date: null, fields: emptyHeaderFields(from), seen };
 }
 
 function messageDate(header: string | null, internalDate: string | undefined): number | null {
