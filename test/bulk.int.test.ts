@@ -313,6 +313,15 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       message: expect.stringMatching(/still running/),
       bulkId: (first.json() as { bulkId: string }).bulkId,
     });
+    // Another user naming that sender while its run is in flight is refused, never handed the run's answer.
+    await expect.poll(() => hits(slow)).toBe(1);
+    const stranger = new Client(user.t.app);
+    await stranger.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+    const foreign = await stranger.post('/unsubscribe', {
+      subscriptionId: idOf('slow@oneclick.example'),
+      moveToTrash: true,
+    });
+    expect(foreign.statusCode).toBe(404);
     // Asked to, the unsubscribe also moved the sender's mail to the trash.
     expect((await finished(client, (first.json() as { bulkId: string }).bulkId)).results).toMatchObject([
       { outcome: 'one-click', movedToTrash: 1, result: { movedToTrash: 1 } },
