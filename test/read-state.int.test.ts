@@ -122,6 +122,16 @@ describe('read states at the adapters', () => {
 
     // The stored modseq moved on: the next check has nothing to report again.
     expect(await collect(user.provider().changesSince(lastState(checked)))).toEqual([]);
+
+    // A new UIDVALIDITY: no flags for ids that no longer mean anything; the folder is read afresh, each
+    // message with its read state.
+    const renumbered = structuredClone(lastState(checked)) as {
+      folders: Record<string, { uidValidity: string }>;
+    };
+    renumbered.folders.INBOX!.uidValidity = '1';
+    const reread = await collect(user.provider().changesSince(renumbered));
+    expect(flagsOf(reread)).toEqual([]);
+    expect(seenBySubject(reread)).toEqual({ One: true, Two: true, Three: false });
   });
 
   it('IMAP without CONDSTORE: the check fetches the flags of the known messages only', async () => {
