@@ -1,38 +1,36 @@
-import { useId, useState } from 'react';
+// The bulk action's bar and its progress and summary: loaded with the first selection (a chunk of its
+// own, so that the list's first load stays within its budget).
+import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Link } from 'react-router';
-import type { BulkAction, Subscription, SubscriptionCategory } from '../../../../contract/api.js';
+import {
+  BULK_MAX_SUBSCRIPTIONS,
+  type BulkAction,
+  SUBSCRIPTION_PAGE_MAX,
+  type Subscription,
+  type SubscriptionCategory,
+  type SubscriptionSort,
+  type SubscriptionsResponse,
+} from '../../../../contract/api.js';
 import { SCREENS } from '../../../../contract/routes.js';
+import { getSubscriptions } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToasts } from '../../components/Toasts';
 import {
   BULK_ACTION_LABELS,
   BULK_CONFIRM_FROM,
   bulkActionsFor,
+  bulkDoneText,
   bulkProgressText,
   bulkQuestion,
   manualPage,
   OUTCOME_LABELS,
   summarize,
 } from './bulk';
-import { senderName } from './subscriptionList';
+import { itemsOfPages, senderName } from './subscriptionList';
+import { TrashOption } from './TrashOption';
 import type { BulkRun } from './useBulkAction';
-
-/** The "Also move existing mail to Trash" option of Unsubscribe (one row or many; off by default). */
-export function TrashOption({ checked, onChange }: { checked: boolean; onChange: (on: boolean) => void }) {
-  const id = useId();
-  return (
-    <Form.Check
-      type="checkbox"
-      id={id}
-      className="trash-option mb-0"
-      label="Also move existing mail to Trash"
-      checked={checked}
-      onChange={(e) => onChange(e.target.checked)}
-    />
-  );
-}
 
 interface BulkBarProps {
   category: SubscriptionCategory;
@@ -108,6 +106,14 @@ interface BulkProgressProps {
 /** While a bulk action runs: its progress; at the end: its summary and the pages still to open. */
 export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkProgressProps) {
   const headingId = useId();
+  const toasts = useToasts();
+  // The end is said once, in the screen's one live region.
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (!run.finished || !run.bulkId || announced.current === run.bulkId) return;
+    announced.current = run.bulkId;
+    toasts.show({ text: bulkDoneText(run.results.values()) });
+  }, [run, toasts]);
   const results = [...run.results.values()];
   const manual = results
     .map((result) => ({ result, item: run.items.get(result.subscriptionId), url: manualPage(result) }))
@@ -181,4 +187,28 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
       )}
     </section>
   );
+}
+
+/**
+ * Every sender matching the category and search, walked page by page at the largest size (at most
+ * BULK_MAX_SUBSCRIPTIONS): "Select all N matching" of the bulk actions.
+ */
+export async function fetchAllMatching(
+  category: SubscriptionCategory,
+  sort: SubscriptionSort,
+  q: string,
+): Promise<Subscription[]> {
+  const all: Subscription[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: SubscriptionsResponse = await getSubscriptions(category, {
+      sort,
+      q,
+      limit: SUBSCRIPTION_PAGE_MAX,
+      cursor,
+    });
+    all.push(...(page?.data ?? []));
+    cursor = page?.nextCursor ?? null;
+  } while (cursor && all.length < BULK_MAX_SUBSCRIPTIONS);
+  return itemsOfPages([{ data: all }]).slice(0, BULK_MAX_SUBSCRIPTIONS);
 }

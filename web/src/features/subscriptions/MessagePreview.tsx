@@ -35,17 +35,23 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
 
   // A click inside the message moves the keyboard into the frame, whose keys never reach this page (it
   // is sandboxed, without scripts): Escape would no longer close the preview. Focus comes back to the
-  // modal at once; the click itself (a link) still lands in the frame.
+  // modal as soon as the page loses it to the frame (and, as the blur may come before the frame has the
+  // focus, on a short watch while the preview is open); the click itself (a link) still lands in the frame.
   useEffect(() => {
     if (!show) return;
+    function reclaim() {
+      const frame = frameRef.current;
+      if (frame && document.activeElement === frame) frame.closest<HTMLElement>('.modal')?.focus();
+    }
     function onBlur() {
-      setTimeout(() => {
-        const frame = frameRef.current;
-        if (frame && document.activeElement === frame) frame.closest<HTMLElement>('.modal')?.focus();
-      }, 0);
+      setTimeout(reclaim, 0);
     }
     window.addEventListener('blur', onBlur);
-    return () => window.removeEventListener('blur', onBlur);
+    const watch = setInterval(reclaim, 250);
+    return () => {
+      window.removeEventListener('blur', onBlur);
+      clearInterval(watch);
+    };
   }, [show]);
 
   async function load(loadImages: boolean) {

@@ -1,7 +1,9 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   type KeyboardEvent,
+  lazy,
   type ReactNode,
+  Suspense,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -22,10 +24,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { useToasts } from '../../components/Toasts';
 import { useLiveScan } from '../../live';
 import { useEmailAccounts } from '../accounts/queries';
-import { BulkBar, BulkProgress, TrashOption } from './BulkPanel';
-import { bulkDoneText } from './bulk';
 import type { CategoryView } from './categories';
-import { fetchAllMatching, useSubscriptionList } from './queries';
+import { useSubscriptionList } from './queries';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
@@ -42,8 +42,13 @@ import {
   totalOf,
   visibleSubscriptions,
 } from './subscriptionList';
+import { TrashOption } from './TrashOption';
 import { useBulkAction } from './useBulkAction';
 import { useSubscriptionActions } from './useSubscriptionActions';
+
+// The bar and the summary of bulk actions come with the first selection (the list's first load has a budget).
+const BulkBar = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkBar })));
+const BulkProgress = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkProgress })));
 
 /** The search is sent to the server once typing pauses this long (the rows on screen filter at once). */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -189,6 +194,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   async function selectAllMatching() {
     setSelectingAll(true);
     try {
+      const { fetchAllMatching } = await import('./BulkPanel');
       const all = await fetchAllMatching(category, order, q);
       setSelected(new Map(all.map((item) => [item.id, item])));
     } catch (error) {
@@ -234,13 +240,6 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   }
 
   const run = bulk.run;
-  const announcedRun = useRef<unknown>(null);
-  useEffect(() => {
-    if (run?.finished && announcedRun.current !== run.bulkId) {
-      announcedRun.current = run.bulkId;
-      toasts.show({ text: bulkDoneText(run.results.values()) });
-    }
-  }, [run, toasts]);
 
   async function confirmManual(item: Subscription) {
     if (await actions.confirmManual(item)) setConfirmed((current) => new Set(current).add(item.id));
@@ -370,12 +369,14 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
       </div>
 
       {run && (
-        <BulkProgress
-          run={run}
-          confirmed={confirmed}
-          onConfirmManual={(item) => void confirmManual(item)}
-          onClose={bulk.close}
-        />
+        <Suspense fallback={null}>
+          <BulkProgress
+            run={run}
+            confirmed={confirmed}
+            onConfirmManual={(item) => void confirmManual(item)}
+            onClose={bulk.close}
+          />
+        </Suspense>
       )}
 
       {allVisibleSelected &&
@@ -463,14 +464,18 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         </p>
       )}
       {empty && <div className="mt-3">{empty}</div>}
-      <BulkBar
-        category={category}
-        selected={selectedItems}
-        moveToTrash={moveToTrash}
-        onMoveToTrash={setMoveToTrash}
-        onStart={(action) => void startBulk(action)}
-        onClear={() => setSelected(new Map())}
-      />
+      {selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar
+            category={category}
+            selected={selectedItems}
+            moveToTrash={moveToTrash}
+            onMoveToTrash={setMoveToTrash}
+            onStart={(action) => void startBulk(action)}
+            onClear={() => setSelected(new Map())}
+          />
+        </Suspense>
+      )}
       {dialogs}
     </section>
   );

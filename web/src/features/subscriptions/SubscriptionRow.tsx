@@ -1,10 +1,8 @@
-import { type CSSProperties, forwardRef, type ReactNode, useId, useState } from 'react';
+import { type CSSProperties, forwardRef, lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Subscription, UnsubscribeMethod } from '../../../../contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
-import { MessagePreview } from './MessagePreview';
-import { useSubscriptionMessages } from './queries';
 import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
@@ -27,9 +25,13 @@ interface SubscriptionRowProps {
   style?: CSSProperties;
 }
 
+// The messages behind the caret (and their preview) come with the first expand: the list's first load
+// has a budget.
+const SubscriptionMessages = lazy(() => import('./SubscriptionMessages'));
+
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
-function formatDate(value: string | null): string | null {
+export function formatDate(value: string | null): string | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
@@ -74,7 +76,6 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
 ) {
   const listId = useId();
   const [expanded, setExpanded] = useState(false);
-  const { messages, loading: loadingMessages } = useSubscriptionMessages(item.id, expanded);
   const name = senderName(item);
   const cost = costLabel(item);
   const receipt = unsubscribedLabel(item);
@@ -88,7 +89,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
       ref={ref}
       aria-rowindex={index + 2}
       aria-selected={onSelect ? selected : undefined}
-      aria-busy={busy || loadingMessages}
+      aria-busy={busy}
       data-index={index}
       // Reached by the arrow keys and a click on the row; Space then toggles its checkbox (the list's
       // keyboard handling). Not a Tab stop: Tab goes through the row's controls.
@@ -134,7 +135,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
             </div>
           )}
           <div className="subscription-state">
-            {(busy || loadingMessages) && (
+            {busy && (
               <Spinner animation="border" size="sm" role="status" className="flex-shrink-0">
                 <span className="visually-hidden">Loading…</span>
               </Spinner>
@@ -153,21 +154,16 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
         </div>
         {busy && slowText && <div className="small text-primary subscription-slow">{slowText}</div>}
         <div id={listId} hidden={!expanded}>
-          {expanded && messages && (
-            <ul className="subscription-messages list-unstyled mb-0 mt-2">
-              {messages.length === 0 && <li className="text-muted small">No messages found.</li>}
-              {messages.map((message) => (
-                <li key={message.id} className="subscription-message">
-                  <span className="text-break">{message.subject || '(no subject)'}</span>
-                  <span className="d-flex align-items-center gap-2 ms-auto">
-                    {formatDate(message.date) && (
-                      <span className="text-muted small text-nowrap">{formatDate(message.date)}</span>
-                    )}
-                    <MessagePreview subscriptionId={item.id} message={message} />
-                  </span>
-                </li>
-              ))}
-            </ul>
+          {expanded && (
+            <Suspense
+              fallback={
+                <Spinner animation="border" size="sm" role="status" className="mt-2">
+                  <span className="visually-hidden">Loading…</span>
+                </Spinner>
+              }
+            >
+              <SubscriptionMessages subscriptionId={item.id} />
+            </Suspense>
           )}
         </div>
       </td>

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkItemResult } from '../../../../contract/api.js';
-import {
-  bulkActionsFor,
-  bulkDoneText,
-  bulkProgressText,
-  bulkQuestion,
-  leavesList,
-  manualPage,
-  summarize,
-} from './bulk';
+import { bulkActionsFor, bulkDoneText, bulkProgressText, bulkQuestion, manualPage, summarize } from './bulk';
 
 const item = (id: string, outcome: BulkItemResult['outcome'], links: string[] = []): BulkItemResult => ({
   subscriptionId: id,
@@ -61,14 +53,11 @@ describe('bulk actions', () => {
     expect(bulkDoneText([])).toBe('Done.');
   });
 
-  it('lists only http(s) pages of the manual ones, and knows who left the list', () => {
+  it('lists only http(s) pages of the manual ones, ', () => {
     expect(manualPage(item('a', 'manual', ['javascript:alert(1)', 'https://a.example/u']))).toBe(
       'https://a.example/u',
     );
     expect(manualPage(item('a', 'manual', ['javascript:alert(1)']))).toBeNull();
     expect(manualPage(item('b', 'one-click', ['https://b.example']))).toBeNull();
-    expect(leavesList('one-click')).toBe(true);
-    expect(leavesList('manual')).toBe(false);
-    expect(leavesList('failed')).toBe(false);
   });
 });

@@ -77,11 +77,6 @@ export function bulkDoneText(results: Iterable<BulkItemResult>): string {
   return lines.length > 0 ? `Done: ${lines.join(', ')}.` : 'Done.';
 }
 
-/** Outcomes after which the sender has left the list the action started from. */
-export function leavesList(outcome: BulkOutcome): boolean {
-  return outcome === 'one-click' || outcome === 'mailto' || outcome === 'blocked' || outcome === 'kept';
-}
-
 /** A sender whose unsubscribe needs the user: the page to open (http(s) only), or null when none is usable. */
 export function manualPage(result: BulkItemResult): string | null {
   if (result.outcome !== 'manual') return null;

@@ -9,16 +9,9 @@ import type {
   SubscriptionSort,
   SubscriptionsResponse,
 } from '../../../../contract/api.js';
-import { BULK_MAX_SUBSCRIPTIONS, SUBSCRIPTION_PAGE_MAX } from '../../../../contract/api.js';
 import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
-import {
-  itemsOfPages,
-  mergeLiveSubscriptions,
-  withJoinedItem,
-  withoutItem,
-  withUpdatedItem,
-} from './subscriptionList';
+import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from './subscriptionList';
 
 /** Senders per page as the list scrolls. */
 export const PAGE_SIZE = 50;
@@ -60,30 +53,6 @@ export function useSubscriptionList(category: SubscriptionCategory, sort: Subscr
     placeholderData: (previous) => previous,
     meta: { errorMessage: 'Failed to fetch subscriptions...', reauthDialog: true },
   });
-}
-
-/**
- * Every sender matching the category and search, walked page by page at the largest size (at most
- * BULK_MAX_SUBSCRIPTIONS): "Select all N matching" of the bulk actions.
- */
-export async function fetchAllMatching(
-  category: SubscriptionCategory,
-  sort: SubscriptionSort,
-  q: string,
-): Promise<Subscription[]> {
-  const all: Subscription[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: SubscriptionsResponse = await getSubscriptions(category, {
-      sort,
-      q,
-      limit: SUBSCRIPTION_PAGE_MAX,
-      cursor,
-    });
-    all.push(...(page?.data ?? []));
-    cursor = page?.nextCursor ?? null;
-  } while (cursor && all.length < BULK_MAX_SUBSCRIPTIONS);
-  return itemsOfPages([{ data: all }]).slice(0, BULK_MAX_SUBSCRIPTIONS);
 }
 
 /**

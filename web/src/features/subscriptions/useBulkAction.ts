@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type {
   BulkAction,
   BulkItemResult,
+  BulkOutcome,
   BulkStatus,
   Subscription,
   SubscriptionCategory,
@@ -14,8 +15,10 @@ import type {
 import { getBulkStatus, startBulkAction } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 import { useLive } from '../../live';
-import { leavesList } from './bulk';
 import { applyAction } from './queries';
+
+/** Outcomes after which the sender has left the list the action started from. */
+const LEAVES_LIST: ReadonlySet<BulkOutcome> = new Set(['one-click', 'mailto', 'blocked', 'kept']);
 
 /** Without an event for this long, the status is asked for. */
 const QUIET_MS = 2500;
@@ -52,7 +55,7 @@ export function useBulkAction(category: SubscriptionCategory) {
       if (!current) return;
       const merged = new Map(current.results);
       for (const result of results) {
-        if (!merged.has(result.subscriptionId) && leavesList(result.outcome)) {
+        if (!merged.has(result.subscriptionId) && LEAVES_LIST.has(result.outcome)) {
           applyAction(queryClient, category, result.subscriptionId);
         }
         merged.set(result.subscriptionId, result);
