@@ -351,10 +351,10 @@ describe('keyboard and names', () => {
     // A click on a row focuses it; Space toggles its checkbox, the arrows move to the next row.
     await row(page, 'one@keys.example').getByText('One', { exact: true }).click();
     await page.keyboard.press('Space');
-    await expect(page.getByRole('checkbox', { name: 'Select One' }).isChecked()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Select One' }).isChecked()).toBe(true);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Space');
-    await expect(page.getByRole('checkbox', { name: 'Select Two' }).isChecked()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Select Two' }).isChecked()).toBe(true);
     await page.getByText('2 selected:').waitFor();
     await page.getByRole('button', { name: 'Clear selection' }).click();
     // Shift+click selects the range.
@@ -371,6 +371,10 @@ describe('keyboard and names', () => {
     const frame = preview.locator('iframe[title="Message preview"]');
     await frame.waitFor();
     await frame.click({ position: { x: 40, y: 20 } });
+    // The frame had the keyboard for a moment; the page takes it back (a person's Escape comes later).
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.tagName ?? ""'))
+      .not.toBe('IFRAME');
     await page.keyboard.press('Escape');
     await preview.waitFor({ state: 'detached' });
   });

@@ -43,8 +43,9 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
       const frame = frameRef.current;
       if (frame && document.activeElement === frame) frame.closest<HTMLElement>('.modal')?.focus();
     }
+    // The blur comes as the click starts, the frame has the focus a moment later: look a few times.
     function onBlur() {
-      setTimeout(reclaim, 0);
+      for (const ms of [0, 30, 100]) setTimeout(reclaim, ms);
     }
     window.addEventListener('blur', onBlur);
     const watch = setInterval(reclaim, 250);

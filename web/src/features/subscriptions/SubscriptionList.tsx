@@ -218,11 +218,16 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
       event.preventDefault();
       const next = index + (event.key === 'ArrowDown' ? 1 : -1);
       if (next < 0 || next >= visible.length) return;
+      const rowAt = () => bodyRef.current?.querySelector<HTMLElement>(`tr[data-index="${next}"]`);
+      // A row near the screen is rendered already: focus moves at once (a Space right after lands on it);
+      // one further away is scrolled to and focused once rendered.
+      const near = rowAt();
+      if (near) {
+        near.focus();
+        return;
+      }
       virtualizer.scrollToIndex(next);
-      // The row is rendered once scrolled to; focus it on the next frame.
-      requestAnimationFrame(() =>
-        bodyRef.current?.querySelector<HTMLElement>(`tr[data-index="${next}"]`)?.focus(),
-      );
+      requestAnimationFrame(() => rowAt()?.focus());
     }
   }
 
