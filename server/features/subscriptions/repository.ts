@@ -1,13 +1,63 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { SubscriptionCategory } from '../../db/schema.js';
+import type { Database, ReceiptMethod, SubscriptionCategory } from '../../db/schema.js';
 
 // SQL of subscriptions: the senders of a user's mailboxes that are lists, with the mailbox they wrote to
 // and how they were unsubscribed, and the references to their messages.
 
+/** Orders of the list (contract SUBSCRIPTION_SORTS). */
+export type SubscriptionOrder = 'newest' | 'messages' | 'readRate' | 'perMonth';
+
+/**
+ * Each order is one column of a keyset index of migration 0009 (user_id, is_subscription, category,
+ * column, id) read in one direction, id being the tie-breaker in the same direction: every page is a
+ * range of that index, read forwards (ascending) or backwards (descending), never a sort of the
+ * category. Only last_message_at can be null (an unknown date): those rows come last, after the dated
+ * ones, in both dialects (see `page`).
+ */
+const ORDERS = {
+  newest: { column: 'senders.last_message_at', direction: 'desc' },
+  messages: { column: 'senders.message_count', direction: 'desc' },
+  // read_rank is 1001 while unknown: ascending puts the unknown read rates last.
+  readRate: { column: 'senders.read_rank', direction: 'asc' },
+  perMonth: { column: 'senders.recent_count', direction: 'desc' },
+} as const;
+
+/** Where a page starts: after the row with this sort value and id (the previous page's last row). */
+export interface KeysetPosition {
+  /** The sort column's value; null only for `newest`, in the undated rows that come last. */
+  value: number | null;
+  id: string;
+}
+
+export interface PageQuery {
+  category: SubscriptionCategory;
+  order: SubscriptionOrder;
+  /** Case-insensitive (ASCII letters) substring of the sender's name or address, taken literally. */
+  q?: string;
+  after?: KeysetPosition;
+  /** At most this many rows; none: all of them. */
+  limit?: number;
+}
+
+/** `q` as a LIKE pattern: lower-cased like the columns are, its own `%`, `_` and `!` escaped by `!`. */
+export function containsPattern(q: string): string {
+  const lowered = q.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return `%${lowered.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
 export function createSubscriptionsRepository(db: Db) {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  /**
+   * A column lower-cased the same way in both dialects: SQLite's lower() changes ASCII letters only, and
+   * so does PostgreSQL's under the "C" collation (its default collation would also fold É to é), so a
+   * search matches the same senders on both.
+   */
+  const lowered = (column: 'senders.address' | 'senders.sender_name') =>
+    sqlite ? sql<string>`lower(${sql.ref(column)})` : sql<string>`lower(${sql.ref(column)} collate "C")`;
+
   /** The user's subscriptions, with the columns the screens show. */
-  const subscriptions = (userId: string) =>
+  const subscriptions = (userId: string, withMethod = true) =>
     db
       .selectFrom('senders')
       .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
@@ -20,28 +70,105 @@ export function createSubscriptionsRepository(db: Db) {
         'senders.last_message_at',
         'senders.unsubscribed_at',
         'senders.still_sending',
+        'senders.read_count',
+        'senders.read_known',
+        'senders.read_rank',
+        'senders.recent_count',
+        'senders.via',
         'mailboxes.email as account',
+        // How it was unsubscribed is shown in the unsubscribed list only: the other lists skip the
+        // lookup. In a limited query it runs for the rows of the page only (it is in the select list).
         (eb) =>
-          eb
-            .selectFrom('unsubscribe_receipts')
-            .select('unsubscribe_receipts.method')
-            .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
-            .where('unsubscribe_receipts.ok', '=', 1)
-            .orderBy('unsubscribe_receipts.created_at', 'desc')
-            .limit(1)
-            .as('unsubscribe_method'),
+          withMethod
+            ? eb
+                .selectFrom('unsubscribe_receipts')
+                .select('unsubscribe_receipts.method')
+                .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
+                .where('unsubscribe_receipts.ok', '=', 1)
+                .orderBy('unsubscribe_receipts.created_at', 'desc')
+                .limit(1)
+                .$asScalar()
+                .$castTo<ReceiptMethod | null>()
+                .as('unsubscribe_method')
+            : sql<ReceiptMethod | null>`null`.as('unsubscribe_method'),
       ])
       .where('senders.user_id', '=', userId)
       .where('senders.is_subscription', '=', 1);
 
+  /** The category's rows matching `q`: the filter of a page and of its total. */
+  const matching = (q: string | undefined) => (eb: ExpressionBuilder<Database, 'senders'>) => {
+    if (!q) return eb.and([]);
+    const pattern = containsPattern(q);
+    return eb.or([
+      eb(lowered('senders.sender_name'), 'like', sql<string>`${pattern} escape '!'`),
+      eb(lowered('senders.address'), 'like', sql<string>`${pattern} escape '!'`),
+    ]);
+  };
+
   return {
-    /** A category's subscriptions, newest mail first. */
-    async inCategory(userId: string, category: SubscriptionCategory) {
-      return subscriptions(userId)
+    /**
+     * A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them.
+     * `newest` reads its dated rows, then (when the page is not full yet) its undated ones: the index
+     * holds nulls first in PostgreSQL's ascending order and last in SQLite's, so "undated last" would
+     * be a sort in one of them as a single ORDER BY; as two index ranges it is the same in both.
+     */
+    async page(userId: string, query: PageQuery) {
+      const { column, direction } = ORDERS[query.order];
+      const base = () =>
+        subscriptions(userId, query.category === 'unsubscribed')
+          .where('senders.category', '=', query.category)
+          .where(matching(query.q));
+      const limited = <T extends { limit(n: number): T }>(qb: T, n: number | undefined) =>
+        n === undefined ? qb : qb.limit(n);
+      const compare = direction === 'desc' ? '<' : '>';
+      const after = query.after;
+
+      if (query.order !== 'newest') {
+        let qb = base();
+        if (after) {
+          if (after.value === null) throw new Error('only newest has null sort values');
+          const value = after.value;
+          qb = qb.where((eb) => eb(eb.refTuple(column, 'senders.id'), compare, eb.tuple(value, after.id)));
+        }
+        return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), query.limit).execute();
+      }
+
+      const rows = [];
+      if (!after || after.value !== null) {
+        let dated = base().where('senders.last_message_at', 'is not', null);
+        if (after) {
+          const value = after.value as number;
+          dated = dated.where((eb) =>
+            eb(eb.refTuple('senders.last_message_at', 'senders.id'), '<', eb.tuple(value, after.id)),
+          );
+        }
+        rows.push(
+          ...(await limited(
+            dated.orderBy('senders.last_message_at', 'desc').orderBy('senders.id', 'desc'),
+            query.limit,
+          ).execute()),
+        );
+      }
+      const left = query.limit === undefined ? undefined : query.limit - rows.length;
+      if (left === undefined || left > 0) {
+        let undated = base().where('senders.last_message_at', 'is', null);
+        if (after && after.value === null) undated = undated.where('senders.id', '<', after.id);
+        rows.push(...(await limited(undated.orderBy('senders.id', 'desc'), left).execute()));
+      }
+      return rows;
+    },
+
+    /** How many of the category's subscriptions match `q`. */
+    async count(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
+      const row = await db
+        .selectFrom('senders')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('senders.user_id', '=', userId)
+        .where('senders.is_subscription', '=', 1)
         .where('senders.category', '=', category)
-        .orderBy('senders.last_message_at', 'desc')
-        .orderBy('senders.address')
-        .execute();
+        .where(matching(q))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async byIds(userId: string, ids: readonly string[]) {

@@ -42,7 +42,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
           redirectUrl: reauthUrl(reauth),
         });
       }
-      return { data: await subscriptions.list(userId, request.query.category) };
+      return subscriptions.listPage(userId, request.query);
     },
   );
 
