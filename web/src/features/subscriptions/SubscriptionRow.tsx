@@ -88,7 +88,6 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
     <tr
       ref={ref}
       aria-rowindex={index + 2}
-      aria-selected={onSelect ? selected : undefined}
       aria-busy={busy}
       data-index={index}
       // Reached by the arrow keys and a click on the row; Space then toggles its checkbox (the list's

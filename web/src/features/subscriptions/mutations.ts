@@ -11,6 +11,7 @@ import {
   unblockSubscription,
   unsubscribe as unsubscribeCall,
 } from '../../api/calls';
+import { queryKeys } from '../../api/queryKeys';
 import { applyAction } from './queries';
 
 interface WithConfirm {
@@ -53,16 +54,24 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
     mutationFn: ({ item, confirmBlock = false, moveToTrash = false }: WithConfirm) =>
       unsubscribeCall(item.id, confirmBlock, moveToTrash),
   });
-  // Undo of a Keep and of a Block: the item leaves the list the action had put it in.
+  // Undo of a Keep and of a Block: the item leaves the list the action had put it in and goes back to
+  // its own, which is fetched again when it is not all loaded (its place may be on a page not yet
+  // fetched, and the user expects to see it back).
+  const undone = (item: Subscription, updated: Subscription) => {
+    applyAction(queryClient, item.category, item.id, updated);
+    if (updated.category !== item.category) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptions(updated.category) });
+    }
+  };
   const review = useMutation({
     mutationKey: ['review-subscription'],
     mutationFn: ({ item }: Undo) => reviewSubscription(item.id),
-    onSuccess: (updated, { item }) => applyAction(queryClient, item.category, item.id, updated),
+    onSuccess: (updated, { item }) => undone(item, updated),
   });
   const unblock = useMutation({
     mutationKey: ['unblock-subscription'],
     mutationFn: ({ item }: Undo) => unblockSubscription(item.id),
-    onSuccess: (updated, { item }) => applyAction(queryClient, item.category, item.id, updated),
+    onSuccess: (updated, { item }) => undone(item, updated),
   });
 
   return {
