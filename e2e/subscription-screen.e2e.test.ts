@@ -561,6 +561,12 @@ describe('5,000 senders', () => {
         expect(box?.height ?? 0).toBeLessThan(72);
       }
       await screenshotViewport(page, `screen-list-${width}`);
+      // The selection's bar fits too.
+      await page.getByRole('checkbox', { name: 'Select Seeded Letter 0001' }).check();
+      await page.getByText('1 selected:').waitFor();
+      expect(await horizontalOverflow(page), `overflow with the bar at ${width}`).toBeLessThanOrEqual(0);
+      await screenshotViewport(page, `screen-bar-${width}`);
+      await page.getByRole('button', { name: 'Clear selection' }).click();
     }
   });
 });
