@@ -108,7 +108,7 @@ export function createSubscriptionsRepository(db: Db) {
   return {
     /**
      * A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them.
-     * `newest` reads its dated rows, then (when the page is not full yet) its undated ones: the index
+     * A page of `newest` reads its dated rows, then (when the page is not full yet) its undated ones: the index
      * holds nulls first in PostgreSQL's ascending order and last in SQLite's, so "undated last" would
      * be a sort in one of them as a single ORDER BY; as two index ranges it is the same in both.
      */
@@ -133,6 +133,17 @@ export function createSubscriptionsRepository(db: Db) {
         return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), query.limit).execute();
       }
 
+      if (query.limit === undefined) {
+        if (after) throw new Error('a keyset position needs a limit');
+        // The whole category (the spec's unpaged call) is read in full anyway: it keeps the order it
+        // always had, ties on a date broken by the address, with the undated last in both dialects.
+        return base()
+          .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
+          .orderBy('senders.address')
+          .orderBy('senders.id', 'desc')
+          .execute();
+      }
+
       const rows = [];
       if (!after || after.value !== null) {
         let dated = base().where('senders.last_message_at', 'is not', null);
@@ -149,8 +160,8 @@ export function createSubscriptionsRepository(db: Db) {
           ).execute()),
         );
       }
-      const left = query.limit === undefined ? undefined : query.limit - rows.length;
-      if (left === undefined || left > 0) {
+      const left = query.limit - rows.length;
+      if (left > 0) {
         let undated = base().where('senders.last_message_at', 'is', null);
         if (after && after.value === null) undated = undated.where('senders.id', '<', after.id);
         rows.push(...(await limited(undated.orderBy('senders.id', 'desc'), left).execute()));
