@@ -4,7 +4,7 @@
 // in unsubscribeFlow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in
 // page or to /pricing.
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
 import type {
   SettingsUpdate,
   Subscription,
@@ -13,7 +13,6 @@ import type {
 } from '../../../../contract/api.js';
 import { ALERTS } from '../../../../contract/validation.js';
 import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../api/client';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToasts } from '../../components/Toasts';
 import { useGoTo } from '../../navigation';
 import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings/queries';
@@ -29,7 +28,7 @@ import {
   unsubscribedText,
 } from './feedback';
 import { useSubscriptionMutations } from './mutations';
-import { ManualUnsubscribeDialog, ReauthDialog, UnsubscribeConfirmDialog } from './UnsubscribeDialogs';
+import type { FlowDialog as Dialog, FlowHandlers } from './UnsubscribeDialogs';
 import {
   type AfterOpen,
   DEFAULT_ALERT_SETTINGS,
@@ -39,23 +38,11 @@ import {
   withoutReminder,
 } from './unsubscribeFlow';
 
-type Dialog =
-  | { kind: 'none' }
-  | { kind: 'reauth'; authUrl: string; reason?: string }
-  | { kind: 'manual'; item: Subscription; url: string; options: string[] | null; next: AfterOpen }
-  | { kind: 'confirm'; item: Subscription }
-  /** The unsubscribe email could not be sent: the server's message, and Block as the user's choice. */
-  | { kind: 'offer-block'; item: Subscription; message: string }
-  /** A block would trash mail without list headers too: the server's count, Block anyway or not. */
-  | {
-      kind: 'confirm-block';
-      item: Subscription;
-      message: string;
-      via: 'unsubscribe' | 'block';
-      moveToTrash?: boolean;
-    };
-
 const NO_DIALOG: Dialog = { kind: 'none' };
+
+// The flow's dialogs come with the first one shown (the list's first load has a budget); they then stay,
+// so that each closes with its transition.
+const FlowDialogs = lazy(() => import('./UnsubscribeDialogs'));
 
 /** The sender's page in a new tab, with no way back to this one. */
 function openLink(url: string): void {
@@ -100,7 +87,12 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   const toasts = useToasts();
   const [busyRows, setBusyRows] = useState<ReadonlyMap<string, string | null>>(new Map());
   const busyNow = useRef(new Map<string, string | null>());
-  const [dialog, setDialog] = useState<Dialog>(NO_DIALOG);
+  const [dialog, setDialogState] = useState<Dialog>(NO_DIALOG);
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  const setDialog = useCallback((next: Dialog) => {
+    if (next.kind !== 'none') setDialogsWanted(true);
+    setDialogState(next);
+  }, []);
   // The alert settings are fetched when the list opens, so that the flow rarely has to wait for them.
   useSettings();
 
@@ -278,77 +270,50 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   const close = () => setDialog(NO_DIALOG);
   const askReauth = useCallback(
     (authUrl: string, reason?: string) => setDialog({ kind: 'reauth', authUrl, reason }),
-    [],
+    [setDialog],
   );
 
-  const dialogs = (
-    <>
-      <ReauthDialog
-        show={dialog.kind === 'reauth'}
-        reason={dialog.kind === 'reauth' ? dialog.reason : undefined}
-        onReauthenticate={() => {
-          if (dialog.kind === 'reauth') window.location.assign(dialog.authUrl);
-          close();
-        }}
-        onCancel={close}
-      />
-      <ManualUnsubscribeDialog
-        show={dialog.kind === 'manual'}
-        options={dialog.kind === 'manual' ? dialog.options : null}
-        onOpen={(dontRemind) => {
-          if (dontRemind) void dismissReminder('manual');
-          if (dialog.kind !== 'manual') return close();
-          openLink(dialog.url);
-          close();
-          afterLinkOpened(dialog.item, dialog.next);
-        }}
-        onCancel={(dontRemind) => {
-          if (dontRemind) void dismissReminder('manual');
-          close();
-        }}
-      />
-      <ConfirmDialog
-        show={dialog.kind === 'offer-block'}
-        title="Unsubscribe email not sent"
-        confirmLabel="Block sender"
-        danger
-        onConfirm={() => {
-          close();
-          if (dialog.kind === 'offer-block') void block(dialog.item);
-        }}
-        onCancel={close}
-      >
-        <p className="mb-0">{dialog.kind === 'offer-block' ? dialog.message : ''}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        show={dialog.kind === 'confirm-block'}
-        title="Block this sender?"
-        confirmLabel="Block anyway"
-        danger
-        onConfirm={() => {
-          close();
-          if (dialog.kind !== 'confirm-block') return;
-          if (dialog.via === 'unsubscribe') void unsubscribe(dialog.item, dialog.moveToTrash, true);
-          else void block(dialog.item, true);
-        }}
-        onCancel={close}
-      >
-        <p className="mb-0">{dialog.kind === 'confirm-block' ? dialog.message : ''}</p>
-      </ConfirmDialog>
-      <UnsubscribeConfirmDialog
-        show={dialog.kind === 'confirm'}
-        onYes={(dontRemind) => {
-          if (dontRemind) void dismissReminder('after');
-          close();
-          if (dialog.kind === 'confirm') void confirmManual(dialog.item);
-        }}
-        onNotYet={(dontRemind) => {
-          if (dontRemind) void dismissReminder('after');
-          close();
-        }}
-      />
-    </>
-  );
+  const handlers: FlowHandlers = {
+    close,
+    reauthenticate: (authUrl) => {
+      window.location.assign(authUrl);
+      close();
+    },
+    openManual: (shown, dontRemind) => {
+      if (dontRemind) void dismissReminder('manual');
+      openLink(shown.url);
+      close();
+      afterLinkOpened(shown.item, shown.next);
+    },
+    cancelManual: (dontRemind) => {
+      if (dontRemind) void dismissReminder('manual');
+      close();
+    },
+    offerBlock: (item) => {
+      close();
+      void block(item);
+    },
+    confirmBlock: (shown) => {
+      close();
+      if (shown.via === 'unsubscribe') void unsubscribe(shown.item, shown.moveToTrash, true);
+      else void block(shown.item, true);
+    },
+    confirmYes: (item, dontRemind) => {
+      if (dontRemind) void dismissReminder('after');
+      close();
+      void confirmManual(item);
+    },
+    confirmNotYet: (dontRemind) => {
+      if (dontRemind) void dismissReminder('after');
+      close();
+    },
+  };
+
+  const dialogs = dialogsWanted ? (
+    <Suspense fallback={null}>
+      <FlowDialogs dialog={dialog} on={handlers} />
+    </Suspense>
+  ) : null;
 
   return {
     busyRows,
