@@ -343,6 +343,34 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       }
       throw new HttpError(409, UNDO_MESSAGES.notBlocked);
     }
+    const restored = await unblocking(userId, row, async (provider) => {
+      if (rule.provider_ref) await provider.removeBlockRule(rule.provider_ref);
+      await repo.removeBlockRule(row.mailbox_id, row.address);
+      const messages = await repo.trashedOf(row.mailbox_id, row.address);
+      const back =
+        messages.length > 0
+          ? await provider.restoreFromTrash({ from: row.address, messages })
+          : { restored: 0, missing: 0 };
+      await repo.forgetTrashed(row.mailbox_id, row.address);
+      return {
+        detail: `block undone: ${rule.provider_ref ? `provider rule ${rule.provider_ref} removed` : 'own rule removed'}; ${back.restored} moved back from the trash${back.missing > 0 ? `, ${back.missing} no longer there` : ''}`,
+        value: back.restored,
+      };
+    });
+    const item = await subscriptions.setCategory(userId, row.id, 'uncategorized');
+    return { ...item, restoredFromTrash: restored };
+  }
+
+  /**
+   * Work on the sender's mailbox that lifts a block (Keep, the undo of Block), under an 'unblock'
+   * receipt settled with the work's detail or its error. A mailbox that needs signing in again answers
+   * 401 with where to do it, before anything is tried or when the provider refuses.
+   */
+  async function unblocking<T>(
+    userId: string,
+    row: Row,
+    work: (provider: MailProvider) => Promise<{ detail: string; value: T }>,
+  ): Promise<T> {
     if (row.status === 'reauth') throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
     const provider = providers(mailboxCredentials(row));
     const receipt = await repo.startReceipt(
@@ -352,21 +380,9 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       now(),
     );
     try {
-      if (rule.provider_ref) await provider.removeBlockRule(rule.provider_ref);
-      await repo.removeBlockRule(row.mailbox_id, row.address);
-      const messages = await repo.trashedOf(row.mailbox_id, row.address);
-      const back =
-        messages.length > 0
-          ? await provider.restoreFromTrash({ from: row.address, messages })
-          : { restored: 0, missing: 0 };
-      await repo.forgetTrashed(row.mailbox_id, row.address);
-      await repo.settle(
-        receipt,
-        true,
-        `block undone: ${rule.provider_ref ? `provider rule ${rule.provider_ref} removed` : 'own rule removed'}; ${back.restored} moved back from the trash${back.missing > 0 ? `, ${back.missing} no longer there` : ''}`,
-      );
-      const item = await subscriptions.setCategory(userId, row.id, 'uncategorized');
-      return { ...item, restoredFromTrash: back.restored };
+      const { detail, value } = await work(provider);
+      await repo.settle(receipt, true, detail);
+      return value;
     } catch (error) {
       await repo.settle(receipt, false, (error as Error).message);
       if (error instanceof MailAuthError) {
@@ -442,28 +458,11 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         const row = await load(userId, senderId);
         const rule = await repo.blockRule(row.mailbox_id, row.address);
         if (rule?.provider_ref) {
-          if (row.status === 'reauth')
-            throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
-          const provider = providers(mailboxCredentials(row));
-          const receipt = await repo.startReceipt(
-            userId,
-            row.id,
-            { method: 'unblock', target: row.address },
-            now(),
-          );
-          try {
-            await provider.removeBlockRule(rule.provider_ref);
-            await repo.settle(receipt, true, `block lifted: provider rule ${rule.provider_ref} removed`);
-          } catch (error) {
-            await repo.settle(receipt, false, (error as Error).message);
-            if (error instanceof MailAuthError) {
-              await mailboxes.markReauth(row.mailbox_id);
-              throw new HttpError(401, MESSAGES.reauth, { redirectUrl: reauthUrl(row) });
-            }
-            throw error;
-          } finally {
-            await provider.close();
-          }
+          const ref = rule.provider_ref;
+          await unblocking(userId, row, async (provider) => {
+            await provider.removeBlockRule(ref);
+            return { detail: `block lifted: provider rule ${ref} removed`, value: undefined };
+          });
         } else if (rule) {
           await repo.receipt(
             userId,
