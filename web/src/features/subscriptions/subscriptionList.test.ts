@@ -237,7 +237,7 @@ describe('what a sender costs', () => {
     expect(costLabel({ messagesPerMonth: 12, readRate: 0.031 })).toBe('12 a month · you read 3%');
     expect(costLabel({ messagesPerMonth: 2.5, readRate: null })).toBe('2.5 a month');
     expect(costLabel({ messagesPerMonth: 0.05 })).toBe('under 1 a month');
-    expect(costLabel({ messagesPerMonth: 0, readRate: 1 })).toBe('0 a month · you read 100%');
+    expect(costLabel({ messagesPerMonth: 0, readRate: 1 })).toBe('none in 3 months · you read 100%');
     expect(costLabel({})).toBeNull();
   });
 });

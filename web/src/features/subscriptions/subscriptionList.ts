@@ -183,7 +183,8 @@ export function costLabel(item: Pick<Subscription, 'messagesPerMonth' | 'readRat
   if (typeof item.messagesPerMonth === 'number') {
     const perMonth = item.messagesPerMonth;
     const shown = perMonth >= 10 || Number.isInteger(perMonth) ? Math.round(perMonth) : perMonth.toFixed(1);
-    parts.push(perMonth > 0 && perMonth < 0.1 ? 'under 1 a month' : `${shown} a month`);
+    // Nothing dated in the last 90 days: say so rather than "0 a month".
+    parts.push(perMonth === 0 ? 'none in 3 months' : perMonth < 0.1 ? 'under 1 a month' : `${shown} a month`);
   }
   if (typeof item.readRate === 'number') parts.push(`you read ${Math.round(item.readRate * 100)}%`);
   return parts.length > 0 ? parts.join(' · ') : null;
