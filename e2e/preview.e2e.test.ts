@@ -30,9 +30,7 @@ beforeAll(async () => {
   dovecot = await startDovecot();
   [product, browser] = await Promise.all([
     startProduct({
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: { imap: { host: '127.0.0.1', port: dovecot.port, secure: false } },
-      }),
+      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
     }),
     launchBrowser(),
   ]);

@@ -47,12 +47,7 @@ beforeAll(async () => {
     startProduct({
       NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
       UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: {
-          imap: { host: '127.0.0.1', port: dovecot.port, secure: false },
-          smtp: { host: '127.0.0.1', port: smtpDown, secure: false },
-        },
-      }),
+      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtpDown),
     }),
     launchBrowser(),
   ]);

@@ -32,12 +32,7 @@ beforeAll(async () => {
   const smtpDown = await freePort();
   [product, browser] = await Promise.all([
     startProduct({
-      MAIL_PROVIDER_OVERRIDES: JSON.stringify({
-        yahoo: {
-          imap: { host: '127.0.0.1', port: dovecot.port, secure: false },
-          smtp: { host: '127.0.0.1', port: smtpDown, secure: false },
-        },
-      }),
+      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtpDown),
     }),
     launchBrowser(),
   ]);
