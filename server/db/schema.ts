@@ -226,7 +226,18 @@ export interface TrashedMessagesTable {
   created_at: number;
 }
 
+/**
+ * SQLite only (migration 0011): how many subscriptions a user has in a category, kept by triggers on
+ * senders. Read by the list's total; PostgreSQL counts instead.
+ */
+export interface SubscriptionTotalsTable {
+  user_id: string;
+  category: SubscriptionCategory;
+  n: number;
+}
+
 export interface Database {
+  subscription_totals: SubscriptionTotalsTable;
   bulk_actions: BulkActionsTable;
   bulk_items: BulkItemsTable;
   trashed_messages: TrashedMessagesTable;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.js';
+import { preparedQueries } from '../../db/prepared.js';
 import { deleteMailboxContents } from '../mailboxes/repository.js';
 
 // SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.
@@ -11,6 +12,7 @@ export interface UserRow {
 }
 
 export function createAccountsRepository(db: Db) {
+  const prepared = preparedQueries(db);
   return {
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
       return db
@@ -71,13 +73,16 @@ export function createAccountsRepository(db: Db) {
       sessionId: string,
       now: number,
     ): Promise<{ userId: string; email: string } | undefined> {
-      return db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['users.id as userId', 'users.email as email'])
-        .where('sessions.id', '=', sessionId)
-        .where('sessions.expires_at', '>', now)
-        .executeTakeFirst();
+      // Every signed-in request asks: built once (server/db/prepared.ts).
+      const [user] = await prepared('session user', { sessionId, now }, (v) =>
+        db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select(['users.id as userId', 'users.email as email'])
+          .where('sessions.id', '=', v.sessionId)
+          .where('sessions.expires_at', '>', v.now),
+      );
+      return user;
     },
 
     async deleteSession(sessionId: string): Promise<void> {

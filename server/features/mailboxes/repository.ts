@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Db } from '../../db/index.js';
+import { preparedQueries } from '../../db/prepared.js';
 import type { MailboxProvider, MailboxStatus } from '../../db/schema.js';
 import type { MailboxCredentials } from '../../mail/index.js';
 
@@ -94,6 +95,7 @@ async function belowMailboxLimit(trx: Db, userId: string, limit: number | null):
 }
 
 export function createMailboxesRepository(db: Db) {
+  const prepared = preparedQueries(db);
   /** Sets the status, and the last error when one is given. */
   async function setStatus(mailboxId: string, status: MailboxStatus, lastError?: string): Promise<void> {
     await db
@@ -222,12 +224,16 @@ export function createMailboxesRepository(db: Db) {
     async firstNeedingReauth(
       userId: string,
     ): Promise<{ provider: MailboxProvider; email: string } | undefined> {
-      return db
-        .selectFrom('mailboxes')
-        .select(['provider', 'email'])
-        .where('user_id', '=', userId)
-        .where('status', '=', 'reauth')
-        .executeTakeFirst();
+      // Asked by every list call (built once, server/db/prepared.ts).
+      const [mailbox] = await prepared('first needing reauth', { userId }, (v) =>
+        db
+          .selectFrom('mailboxes')
+          .select(['provider', 'email'])
+          .where('user_id', '=', v.userId)
+          .where('status', '=', 'reauth')
+          .limit(1),
+      );
+      return mailbox;
     },
 
     /** The mailbox's password or grant stopped working: nothing uses it until the user signs in again. */

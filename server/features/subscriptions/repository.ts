@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { preparedQueries } from '../../db/prepared.js';
 import type { Database, ReceiptMethod, SubscriptionCategory } from '../../db/schema.js';
 
 // SQL of subscriptions: the senders of a user's mailboxes that are lists, with the mailbox they wrote to
@@ -95,15 +96,17 @@ export function createSubscriptionsRepository(db: Db) {
       .where('senders.user_id', '=', userId)
       .where('senders.is_subscription', '=', 1);
 
-  /** The category's rows matching `q`: the filter of a page and of its total. */
-  const matching = (q: string | undefined) => (eb: ExpressionBuilder<Database, 'senders'>) => {
-    if (!q) return eb.and([]);
-    const pattern = containsPattern(q);
+  /** The category's rows matching a `containsPattern`: the filter of a page and of its total. */
+  const matching = (pattern: string | undefined) => (eb: ExpressionBuilder<Database, 'senders'>) => {
+    if (pattern === undefined) return eb.and([]);
     return eb.or([
       eb(lowered('senders.sender_name'), 'like', sql<string>`${pattern} escape '!'`),
       eb(lowered('senders.address'), 'like', sql<string>`${pattern} escape '!'`),
     ]);
   };
+
+  // The list's queries run on every screen and page: built once per shape (server/db/prepared.ts).
+  const prepared = preparedQueries(db);
 
   return {
     /**
@@ -114,72 +117,116 @@ export function createSubscriptionsRepository(db: Db) {
      */
     async page(userId: string, query: PageQuery) {
       const { column, direction } = ORDERS[query.order];
-      const base = () =>
-        subscriptions(userId, query.category === 'unsubscribed')
-          .where('senders.category', '=', query.category)
-          .where(matching(query.q));
-      const limited = <T extends { limit(n: number): T }>(qb: T, n: number | undefined) =>
-        n === undefined ? qb : qb.limit(n);
       const compare = direction === 'desc' ? '<' : '>';
-      const after = query.after;
+      const { after, limit, q } = query;
+      const withMethod = query.category === 'unsubscribed';
+      const values = {
+        userId,
+        category: query.category,
+        pattern: q ? containsPattern(q) : '',
+        afterValue: after?.value ?? 0,
+        afterId: after?.id ?? '',
+        limit: limit ?? 0,
+      };
+      type Values = typeof values;
+      // Everything that changes the SQL; the values above do not.
+      const shape = (part: string) =>
+        [
+          'page',
+          query.order,
+          part,
+          withMethod ? 'method' : '',
+          q ? 'q' : '',
+          after ? (after.value === null ? 'after-undated' : 'after') : '',
+          limit === undefined ? '' : 'limit',
+        ].join(' ');
+      const base = (v: Values) =>
+        subscriptions(v.userId, withMethod)
+          .where('senders.category', '=', v.category)
+          .where(matching(q ? v.pattern : undefined));
+      const limited = <T extends { limit(n: number): T }>(qb: T, v: Values) =>
+        limit === undefined ? qb : qb.limit(v.limit);
 
       if (query.order !== 'newest') {
-        let qb = base();
-        if (after) {
-          if (after.value === null) throw new Error('only newest has null sort values');
-          const value = after.value;
-          qb = qb.where((eb) => eb(eb.refTuple(column, 'senders.id'), compare, eb.tuple(value, after.id)));
-        }
-        return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), query.limit).execute();
+        if (after && after.value === null) throw new Error('only newest has null sort values');
+        return prepared(shape('all'), values, (v) => {
+          let qb = base(v);
+          if (after) {
+            qb = qb.where((eb) =>
+              eb(eb.refTuple(column, 'senders.id'), compare, eb.tuple(v.afterValue, v.afterId)),
+            );
+          }
+          return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), v);
+        });
       }
 
-      if (query.limit === undefined) {
+      if (limit === undefined) {
         if (after) throw new Error('a keyset position needs a limit');
         // The whole category (the spec's unpaged call) is read in full anyway: it keeps the order it
         // always had, ties on a date broken by the address, with the undated last in both dialects.
-        return base()
-          .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
-          .orderBy('senders.address')
-          .orderBy('senders.id', 'desc')
-          .execute();
+        return prepared(shape('all'), values, (v) =>
+          base(v)
+            .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
+            .orderBy('senders.address')
+            .orderBy('senders.id', 'desc'),
+        );
       }
 
       const rows = [];
       if (!after || after.value !== null) {
-        let dated = base().where('senders.last_message_at', 'is not', null);
-        if (after) {
-          const value = after.value as number;
-          dated = dated.where((eb) =>
-            eb(eb.refTuple('senders.last_message_at', 'senders.id'), '<', eb.tuple(value, after.id)),
-          );
-        }
         rows.push(
-          ...(await limited(
-            dated.orderBy('senders.last_message_at', 'desc').orderBy('senders.id', 'desc'),
-            query.limit,
-          ).execute()),
+          ...(await prepared(shape('dated'), values, (v) => {
+            let dated = base(v).where('senders.last_message_at', 'is not', null);
+            if (after) {
+              dated = dated.where((eb) =>
+                eb(
+                  eb.refTuple('senders.last_message_at', 'senders.id'),
+                  '<',
+                  eb.tuple(v.afterValue, v.afterId),
+                ),
+              );
+            }
+            return limited(dated.orderBy('senders.last_message_at', 'desc').orderBy('senders.id', 'desc'), v);
+          })),
         );
       }
-      const left = query.limit - rows.length;
+      const left = limit - rows.length;
       if (left > 0) {
-        let undated = base().where('senders.last_message_at', 'is', null);
-        if (after && after.value === null) undated = undated.where('senders.id', '<', after.id);
-        rows.push(...(await limited(undated.orderBy('senders.id', 'desc'), left).execute()));
+        rows.push(
+          ...(await prepared(shape('undated'), { ...values, limit: left }, (v) => {
+            let undated = base(v).where('senders.last_message_at', 'is', null);
+            if (after && after.value === null) undated = undated.where('senders.id', '<', v.afterId);
+            return limited(undated.orderBy('senders.id', 'desc'), v);
+          })),
+        );
       }
       return rows;
     },
 
     /** How many of the category's subscriptions match `q`. */
     async count(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
-      const row = await db
-        .selectFrom('senders')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('senders.user_id', '=', userId)
-        .where('senders.is_subscription', '=', 1)
-        .where('senders.category', '=', category)
-        .where(matching(q))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      if (sqlite && !q) {
+        // Kept by triggers (migration 0011): one row, whatever the size of the category.
+        const [total] = await prepared('total', { userId, category }, (v) =>
+          db
+            .selectFrom('subscription_totals')
+            .select('n')
+            .where('user_id', '=', v.userId)
+            .where('category', '=', v.category),
+        );
+        return Number(total?.n ?? 0);
+      }
+      const values = { userId, category, pattern: q ? containsPattern(q) : '' };
+      const [row] = await prepared(`count ${q ? 'q' : ''}`, values, (v) =>
+        db
+          .selectFrom('senders')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('senders.user_id', '=', v.userId)
+          .where('senders.is_subscription', '=', 1)
+          .where('senders.category', '=', v.category)
+          .where(matching(q ? v.pattern : undefined)),
+      );
+      return Number(row?.n ?? 0);
     },
 
     async byIds(userId: string, ids: readonly string[]) {
