@@ -14,6 +14,7 @@ import { type MailboxesService, reauthUrl } from '../../features/mailboxes/servi
 import type { SubscriptionsService } from '../../features/subscriptions/service.js';
 import type { UnsubscribeService } from '../../features/unsubscribe/service.js';
 import { HttpError } from '../../lib/errors.js';
+import { plainDataSerializer } from '../plugins/schemas.js';
 
 export interface SubscriptionRouteOptions {
   mailboxes: MailboxesService;
@@ -33,7 +34,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
 
   app.get(
     API.subscriptions,
-    { schema: { querystring: subscriptionsQuerySchema, response: { 200: subscriptionsResponseSchema } } },
+    {
+      schema: { querystring: subscriptionsQuerySchema, response: { 200: subscriptionsResponseSchema } },
+      serializerCompiler: plainDataSerializer,
+    },
     async (request) => {
       const { userId } = request.user;
       const reauth = await mailboxes.needingReauth(userId);
