@@ -216,15 +216,14 @@ async function main(): Promise<void> {
   }
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  // The product as `node --import tsx server/main.ts` (no build needed), SQLite in its own data folder.
+  // The product as `npm start` runs it (dist/server/main.js, built by the npm script), SQLite in its own
+  // data folder.
   const product = spawn(
     process.execPath,
     [
       // BENCH_PROFILE=<dir> writes a CPU profile of the product process there.
       ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-      '--import',
-      'tsx',
-      'server/main.ts',
+      'dist/server/main.js',
     ],
     {
       cwd: path.resolve(import.meta.dirname, '..'),
@@ -235,7 +234,7 @@ async function main(): Promise<void> {
         PUBLIC_URL: origin,
         DATA_DIR: dataDir,
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'warn', EXP: process.env.EXP ?? '',
         AUTH_RATE_LIMIT: '1000/1m',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -269,16 +268,20 @@ async function main(): Promise<void> {
 
     console.log(`warming up ${WARMUP_SECONDS} s…`);
     await load(origin, firstPage, cookie, WARMUP_SECONDS);
-    await load(origin, '/csrf-token', cookie, WARMUP_SECONDS);
+    // BENCH_LIST_ONLY=1 skips the csrf-token comparison (a CPU profile of the list alone).
+    const listOnly = process.env.BENCH_LIST_ONLY === '1';
+    if (!listOnly) await load(origin, '/csrf-token', cookie, WARMUP_SECONDS);
     // The figures depend on what else the machine runs: say how busy it was.
     console.log(
       `${CONNECTIONS} connections, ${SECONDS} s each (${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}):`,
     );
     const list = summary(`GET ${firstPage}`, await load(origin, firstPage, cookie, SECONDS));
-    const csrf = summary('GET /csrf-token', await load(origin, '/csrf-token', cookie, SECONDS));
-    console.log(
-      `first page / csrf-token: ${(list.rps / csrf.rps).toFixed(2)}× the requests/s, p99 ${(list.p99 / csrf.p99).toFixed(2)}×`,
-    );
+    if (!listOnly) {
+      const csrf = summary('GET /csrf-token', await load(origin, '/csrf-token', cookie, SECONDS));
+      console.log(
+        `first page / csrf-token: ${(list.rps / csrf.rps).toFixed(2)}× the requests/s, p99 ${(list.p99 / csrf.p99).toFixed(2)}×`,
+      );
+    }
 
     const t = performance.now();
     const whole = await http.call('/get-unsubscribe-emails');
@@ -323,7 +326,7 @@ async function main(): Promise<void> {
     const exited = new Promise((resolve) => product.once('exit', resolve));
     product.kill('SIGTERM');
     await exited;
-    await rm(dataDir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log("kept", dataDir); else await rm(dataDir, { recursive: true, force: true });
     if (server) {
       const admin = new pg.Client({ connectionString: server });
       await admin.connect();
