@@ -234,7 +234,7 @@ async function main(): Promise<void> {
         PUBLIC_URL: origin,
         DATA_DIR: dataDir,
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        LOG_LEVEL: 'warn', EXP: process.env.EXP ?? '',
+        LOG_LEVEL: 'warn',
         AUTH_RATE_LIMIT: '1000/1m',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -326,7 +326,7 @@ async function main(): Promise<void> {
     const exited = new Promise((resolve) => product.once('exit', resolve));
     product.kill('SIGTERM');
     await exited;
-    if (process.env.BENCH_KEEP) console.log("kept", dataDir); else await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
     if (server) {
       const admin = new pg.Client({ connectionString: server });
       await admin.connect();
