@@ -44,9 +44,11 @@ function merge(pairs: Array<[number, number]>): UidRange[] {
 /**
  * Cuts the UIDs into batches of at most `size` messages, highest first. Each batch is one contiguous UID
  * range, so it can be fetched as "lo:hi" however sparse the UIDs are, without listing them one by one.
+ * `firstSize` (at most `size`) caps the first batch only: a scan's first answer comes back sooner.
  */
-export function chunkDescending(ranges: readonly UidRange[], size: number): UidRange[] {
+export function chunkDescending(ranges: readonly UidRange[], size: number, firstSize = size): UidRange[] {
   if (!Number.isSafeInteger(size) || size < 1) throw new Error('batch size must be a positive integer');
+  if (!Number.isSafeInteger(firstSize) || firstSize < 1) throw new Error('batch size must be a positive integer');
   const chunks: UidRange[] = [];
   let current: UidRange | null = null;
   for (let i = ranges.length - 1; i >= 0; i--) {
@@ -54,11 +56,12 @@ export function chunkDescending(ranges: readonly UidRange[], size: number): UidR
     let hi = range.hi;
     while (hi >= range.lo) {
       if (!current) current = { lo: hi, hi, count: 0 };
-      const take = Math.min(size - current.count, hi - range.lo + 1);
+      const limit = chunks.length === 0 ? Math.min(firstSize, size) : size;
+      const take = Math.min(limit - current.count, hi - range.lo + 1);
       current.lo = hi - take + 1;
       current.count += take;
       hi -= take;
-      if (current.count === size) {
+      if (current.count === limit) {
         chunks.push(current);
         current = null;
       }
