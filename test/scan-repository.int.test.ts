@@ -112,6 +112,57 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
     expect(JSON.parse(mailboxRow.sync_state!)).toEqual({ step: 2 });
   });
 
+  it('keeps each batch’s senders’ read and 90-day counts equal to a recount of their references', async () => {
+    await t.db
+      .insertInto('mailboxes')
+      .values({
+        id: 'm-rates',
+        user_id: 'u1',
+        email: 'rates@x.example',
+        provider: 'imap',
+        secret: null,
+        created_at: 0,
+      })
+      .execute();
+    const repo = createScansRepository(t.db);
+    const mailbox = { id: 'm-rates', userId: 'u1' };
+    const day = 86_400_000;
+    const now = 1_000 * day;
+    const counts = () =>
+      t.db
+        .selectFrom('senders')
+        .select(['address', 'read_count', 'read_known', 'read_rank', 'recent_count'])
+        .where('mailbox_id', '=', 'm-rates')
+        .where('is_subscription', '=', 1)
+        .orderBy('address')
+        .execute();
+    let id = 0;
+    // Three batches, newest first as a scan walks: read, unread and unknown states, mail inside and
+    // outside the 90 days, a sender in every batch and one only in the last, and a replayed message.
+    for (const [b, ages] of [
+      [0, [1, 5, 30, 60]],
+      [1, [80, 95, 120]],
+      [2, [200, 400, 89]],
+    ] as const) {
+      const messages = ages.flatMap((age, i) =>
+        ['a', 'b', ...(b === 2 ? ['c'] : [])].map((who) => ({
+          ...msg(`r${id++}`, now - age * day, {
+            From: `${who}@rates.example`,
+            'List-Id': `<${who}.rates.example>`,
+          }),
+          seen: (i + b) % 3 === 0 ? true : (i + b) % 3 === 1 ? false : undefined,
+        })),
+      );
+      if (b === 2) messages.push({ ...messages[0]!, id: 'r0' });
+      await repo.commitBatch(mailbox, messages, { b }, now);
+      const running = await counts();
+      await repo.refreshSenderStats('m-rates', now);
+      expect(running, `after batch ${b}`).toEqual(await counts());
+    }
+    const [a] = await counts();
+    expect(a).toMatchObject({ address: 'a@rates.example', read_known: 7, read_count: 4, recent_count: 6 });
+  });
+
   // Item 15 of issue 7: the rule holds over the running totals, in whatever order batches bring the
   // spoofed and the personal mail.
   describe('list evidence across batches', () => {

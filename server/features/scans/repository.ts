@@ -178,19 +178,33 @@ export function createScansRepository(db: Db) {
             });
           }
         }
+        // The senders of this batch get their rates now, so the live event carries them: what the
+        // references written here add to their counts. Recounting them from all their references
+        // instead read every reference stored so far at every batch (quadratic in a scan); the whole
+        // mailbox is recounted at the end of the run (refreshSenderStats), which also takes in flag
+        // changes of references written before.
+        const since = now - RECENT_WINDOW_MS;
+        const added = new Map<string, { read: number; known: number; recent: number }>();
         for (let i = 0; i < refs.length; i += CHUNK) {
-          await trx
+          const inserted = await trx
             .insertInto('messages')
             .values(refs.slice(i, i + CHUNK))
             .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
+            .returning(['sender_id', 'seen', 'date'])
             .execute();
+          for (const r of inserted) {
+            let sum = added.get(r.sender_id);
+            if (!sum) {
+              sum = { read: 0, known: 0, recent: 0 };
+              added.set(r.sender_id, sum);
+            }
+            if (r.seen !== null) sum.known++;
+            if (Number(r.seen) === 1) sum.read++;
+            if (r.date !== null && Number(r.date) >= since) sum.recent++;
+          }
         }
-        // The senders of this batch get their rates now, so the live event carries them; the whole
-        // mailbox is recounted at the end of the run (refreshSenderStats).
-        const touched = [...new Set(refs.map((r) => r.sender_id))];
-        for (let i = 0; i < touched.length; i += 500) {
-          await recountSenders(trx, mailbox.id, now, touched.slice(i, i + 500));
-        }
+        const sums = [...added];
+        for (let i = 0; i < sums.length; i += 300) await addToSenderCounts(trx, sums.slice(i, i + 300));
         await trx
           .updateTable('mailboxes')
           .set({ sync_state: JSON.stringify(state), last_error: null })
@@ -206,7 +220,7 @@ export function createScansRepository(db: Db) {
      * the 90-day window sliding on are reflected whichever senders the run touched.
      */
     async refreshSenderStats(mailboxId: string, now: number): Promise<void> {
-      await recountSenders(db, mailboxId, now, null);
+      await recountSenders(db, mailboxId, now);
     },
 
     /** Provider ids of the message references of a mailbox (IMAP without CONDSTORE reads their flags). */
@@ -301,7 +315,36 @@ async function applyReadStates(
 }
 
 /**
- * Recounts senders of the mailbox (all, or the ids given) from their references in one set-based
+ * Adds references' read, known and 90-day counts to their senders (and their rank, computed as
+ * recountSenders does), in one UPDATE … FROM over a VALUES list (SQLite ≥ 3.33 and PostgreSQL; the casts
+ * give PostgreSQL the VALUES' types).
+ */
+async function addToSenderCounts(
+  db: Db,
+  sums: ReadonlyArray<[string, { read: number; known: number; recent: number }]>,
+): Promise<void> {
+  if (sums.length === 0) return;
+  const values = sql.join(
+    sums.map(
+      ([id, n]) =>
+        sql`(cast(${id} as text), cast(${n.read} as integer), cast(${n.known} as integer), cast(${n.recent} as integer))`,
+    ),
+  );
+  await sql`
+    with d (id, r, k, c) as (values ${values})
+    update senders set
+      read_count = senders.read_count + d.r,
+      read_known = senders.read_known + d.k,
+      read_rank = case when senders.read_known + d.k = 0 then 1001
+        else (1000 * (senders.read_count + d.r)) / (senders.read_known + d.k) end,
+      recent_count = senders.recent_count + d.c
+    from d
+    where senders.id = d.id
+  `.execute(db);
+}
+
+/**
+ * Recounts the senders of the mailbox from their references in one set-based
  * UPDATE … FROM (SQLite ≥ 3.33 and PostgreSQL): read and known states, the rank (read per mille, 1001
  * while nothing is known, so "least read first" puts the unknown last) and the mail of the 90 days
  * before `now`. Rows whose numbers did not change are not written.
@@ -310,11 +353,8 @@ async function recountSenders(
   db: Db,
   mailboxId: string,
   now: number,
-  senderIds: string[] | null,
 ): Promise<void> {
-  if (senderIds?.length === 0) return;
   const since = now - RECENT_WINDOW_MS;
-  const only = senderIds ? sql`and s.id in (${sql.join(senderIds)})` : sql``;
   await sql`
     update senders set
       read_count = a.read_count,
@@ -328,7 +368,7 @@ async function recountSenders(
         coalesce(sum(case when m.date >= ${since} then 1 else 0 end), 0) as recent_count
       from senders s
       left join messages m on m.sender_id = s.id
-      where s.mailbox_id = ${mailboxId} ${only}
+      where s.mailbox_id = ${mailboxId}
       group by s.id
     ) as a
     where senders.id = a.id
