@@ -349,11 +349,7 @@ async function addToSenderCounts(
  * while nothing is known, so "least read first" puts the unknown last) and the mail of the 90 days
  * before `now`. Rows whose numbers did not change are not written.
  */
-async function recountSenders(
-  db: Db,
-  mailboxId: string,
-  now: number,
-): Promise<void> {
+async function recountSenders(db: Db, mailboxId: string, now: number): Promise<void> {
   const since = now - RECENT_WINDOW_MS;
   await sql`
     update senders set

@@ -1,8 +1,7 @@
 import fastJson, { type Schema } from 'fast-json-stringify';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import type { $ZodType } from 'zod/v4/core';
+import { type $ZodType, toJSONSchema } from 'zod/v4/core';
 
 /**
  * Routes declare their contract schemas (contract/api.ts) as `schema: { body, querystring, params,
@@ -31,5 +30,5 @@ export function registerSchemaCompilers(app: FastifyInstance): void {
  * written as JSON Schema and are refused here, when the route is registered.
  */
 export function plainDataSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
-  return fastJson(z.toJSONSchema(schema as $ZodType, { io: 'output', target: 'draft-7' }) as Schema);
+  return fastJson(toJSONSchema(schema as $ZodType, { io: 'output', target: 'draft-7' }) as Schema);
 }

@@ -37,7 +37,10 @@ describe('UID sets', () => {
     // A smaller first batch, then full ones; never larger than size.
     expect(chunkDescending(ranges, 4, 1)[0]).toEqual({ lo: 1000, hi: 1000, count: 1 });
     expect(chunkDescending(ranges, 4, 1).slice(1)).toEqual(
-      chunkDescending(ranges.map((r) => (r.hi === 1000 ? { ...r, hi: r.hi - 1 } : r)), 4),
+      chunkDescending(
+        ranges.map((r) => (r.hi === 1000 ? { ...r, hi: r.hi - 1 } : r)),
+        4,
+      ),
     );
     expect(chunkDescending(ranges, 4, 40)).toEqual(chunkDescending(ranges, 4));
   });

@@ -48,7 +48,8 @@ function merge(pairs: Array<[number, number]>): UidRange[] {
  */
 export function chunkDescending(ranges: readonly UidRange[], size: number, firstSize = size): UidRange[] {
   if (!Number.isSafeInteger(size) || size < 1) throw new Error('batch size must be a positive integer');
-  if (!Number.isSafeInteger(firstSize) || firstSize < 1) throw new Error('batch size must be a positive integer');
+  if (!Number.isSafeInteger(firstSize) || firstSize < 1)
+    throw new Error('batch size must be a positive integer');
   const chunks: UidRange[] = [];
   let current: UidRange | null = null;
   for (let i = ranges.length - 1; i >= 0; i--) {
