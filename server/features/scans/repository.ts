@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { MessageHeaders, ReadStateChange, SyncState } from '../../mail/provider.js';
@@ -315,8 +315,14 @@ async function applyReadStates(
 }
 
 /**
- * Adds references' read, known and 90-day counts to their senders (and their rank, computed as
- * recountSenders does), in one UPDATE … FROM over a VALUES list (SQLite ≥ 3.33 and PostgreSQL; the casts
+ * The sort key of "least read first" (senders.read_rank) from a read and a known count: read per mille,
+ * 1001 while nothing is known, so the unknown come last. Integer division in both dialects.
+ */
+const readRank = (read: RawBuilder<unknown>, known: RawBuilder<unknown>) =>
+  sql<number>`case when (${known}) = 0 then 1001 else (1000 * (${read})) / (${known}) end`;
+
+/**
+ * Adds references' read, known and 90-day counts to their senders (and their rank), in one UPDATE … FROM over a VALUES list (SQLite ≥ 3.33 and PostgreSQL; the casts
  * give PostgreSQL the VALUES' types).
  */
 async function addToSenderCounts(
@@ -335,8 +341,7 @@ async function addToSenderCounts(
     update senders set
       read_count = senders.read_count + d.r,
       read_known = senders.read_known + d.k,
-      read_rank = case when senders.read_known + d.k = 0 then 1001
-        else (1000 * (senders.read_count + d.r)) / (senders.read_known + d.k) end,
+      read_rank = ${readRank(sql`senders.read_count + d.r`, sql`senders.read_known + d.k`)},
       recent_count = senders.recent_count + d.c
     from d
     where senders.id = d.id
@@ -355,7 +360,7 @@ async function recountSenders(db: Db, mailboxId: string, now: number): Promise<v
     update senders set
       read_count = a.read_count,
       read_known = a.read_known,
-      read_rank = case when a.read_known = 0 then 1001 else (1000 * a.read_count) / a.read_known end,
+      read_rank = ${readRank(sql`a.read_count`, sql`a.read_known`)},
       recent_count = a.recent_count
     from (
       select s.id as id,
@@ -370,6 +375,6 @@ async function recountSenders(db: Db, mailboxId: string, now: number): Promise<v
     where senders.id = a.id
       and (senders.read_count <> a.read_count or senders.read_known <> a.read_known
         or senders.recent_count <> a.recent_count
-        or senders.read_rank <> case when a.read_known = 0 then 1001 else (1000 * a.read_count) / a.read_known end)
+        or senders.read_rank <> ${readRank(sql`a.read_count`, sql`a.read_known`)})
   `.execute(db);
 }
