@@ -204,7 +204,9 @@ export function uniqueEmail(prefix = 'e2e'): string {
 
 /** Fills the create-account form the page shows and sends it (where it leads is the caller's to wait for). */
 export async function submitCreateAccount(page: Page, email: string, password = 'long enough password') {
-  await page.getByLabel('Email').fill(email);
+  // Exact: right after client-side navigation from /signup its "Email provider" select can still be on
+  // the page while this screen's chunk loads, and a loose match would fill that select (seen in CI).
+  await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Confirm Password').fill(password);
   await page.getByRole('button', { name: 'Create Account' }).click();
