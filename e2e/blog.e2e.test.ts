@@ -44,13 +44,26 @@ async function open(width = 1280): Promise<Page> {
   return o.page;
 }
 
-/** The cards' titles, in order, once the list has arrived. */
-async function cardTitles(page: Page): Promise<string[]> {
-  await page.locator('.blog-card').first().waitFor();
+/**
+ * The cards' titles, in order, once the list has arrived — and, given `first`, once the first card
+ * reads it. After a page turn react-paginate marks the new page at once, while the router renders the
+ * new cards in a transition a moment later; reading the cards before then reads the old page.
+ */
+async function cardTitles(page: Page, first?: string): Promise<string[]> {
+  const firstTitle = page.locator('.blog-card h2').first();
+  await (first === undefined ? firstTitle : firstTitle.filter({ hasText: first })).waitFor();
   return page.locator('.blog-card h2').allTextContents();
 }
 
-const activePage = (page: Page) => page.locator('.pagination [aria-current="page"]').textContent();
+/** The marked page number, once it reads `expected` (after a history move the mark follows a render). */
+async function activePage(page: Page, expected: string): Promise<string | null> {
+  const current = page.locator('.pagination [aria-current="page"]');
+  await current
+    .filter({ hasText: new RegExp(`^${expected}$`) })
+    .waitFor({ timeout: 5000 })
+    .catch(() => {});
+  return current.textContent();
+}
 
 describe('the blog in the browser', () => {
   it('lists nine cards a page with their dates, images and links', async () => {
@@ -82,7 +95,7 @@ describe('the blog in the browser', () => {
     await expect(
       page.locator('.blog-card').nth(1).getByText('A short summary of fixture post 19').count(),
     ).resolves.toBe(1);
-    await expect(activePage(page)).resolves.toBe('1');
+    await expect(activePage(page, '1')).resolves.toBe('1');
     await expect(page.title()).resolves.toBe('Blog — Inbox Genie');
     await screenshot(page, 'blog-1280');
   });
@@ -99,39 +112,42 @@ describe('the blog in the browser', () => {
       .or(page.getByRole('link', { name: 'Next page' }))
       .click();
     await page.waitForURL('**/blog?page=2');
-    await expect(activePage(page)).resolves.toBe('2');
-    expect(await cardTitles(page)).toEqual(
+    await expect(activePage(page, '2')).resolves.toBe('2');
+    expect(await cardTitles(page, 'Fixture post 11')).toEqual(
       [11, 10, 9, 8, 7, 6, 5, 4, 3].map((n) => `Fixture post ${String(n).padStart(2, '0')}: ${topic(n)}`),
     );
 
     await page.locator('.pagination').getByText('3', { exact: true }).click();
     await page.waitForURL('**/blog?page=3');
-    expect(await cardTitles(page)).toEqual([`Fixture post 02: ${topic(2)}`, `Fixture post 01: ${topic(1)}`]);
+    expect(await cardTitles(page, 'Fixture post 02')).toEqual([
+      `Fixture post 02: ${topic(2)}`,
+      `Fixture post 01: ${topic(1)}`,
+    ]);
 
     await page
       .getByRole('button', { name: 'Previous page' })
       .or(page.getByRole('link', { name: 'Previous page' }))
       .click();
     await page.waitForURL('**/blog?page=2');
-    await expect(activePage(page)).resolves.toBe('2');
+    await expect(activePage(page, '2')).resolves.toBe('2');
 
     // Back and forward move between the pages visited.
     await page.goBack();
     await page.waitForURL('**/blog?page=3');
-    await expect(activePage(page)).resolves.toBe('3');
+    await expect(activePage(page, '3')).resolves.toBe('3');
     await page.goBack();
     await page.goBack();
     await page.waitForURL(/\/blog$/);
-    await expect(activePage(page)).resolves.toBe('1');
+    await expect(activePage(page, '1')).resolves.toBe('1');
     await page.goForward();
     await page.waitForURL('**/blog?page=2');
-    expect((await cardTitles(page))[0]).toContain('Fixture post 11');
+    expect((await cardTitles(page, 'Fixture post 11'))[0]).toContain('Fixture post 11');
 
     // A page in the address opens there; one past the end shows the last.
     await page.goto(`${product.url}/blog?page=3`);
     expect(await cardTitles(page)).toHaveLength(2);
     await page.goto(`${product.url}/blog?page=99`);
-    await expect(activePage(page)).resolves.toBe('3');
+    await expect(activePage(page, '3')).resolves.toBe('3');
   });
 
   it('renders a post with its table and task list, empties unsafe addresses and never runs its HTML', async () => {
