@@ -1,16 +1,9 @@
 import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
 import { parseHeaderBlock } from '../headers/headers.js';
-import {
-  type Folder,
-  type HeaderBatch,
-  type MessageHeaders,
-  type ReadStateChange,
-  SCAN_HEADER_FIELDS,
-} from '../provider.js';
+import type { Folder, HeaderBatch, MessageHeaders, ReadStateChange } from '../provider.js';
+import { fetchRows } from './fetch-rows.js';
 import { type FolderCheckpoint, type ImapSyncState, snapshot } from './state.js';
 import { chunkDescending, parseUidSet, type UidRange, uidsToRanges } from './uid-set.js';
-
-/** Exactly what detection reads (docs/ARCHITECTURE.md, the mail port); everything else stays on the server. */
 
 // Sent and Drafts hold the user's own mail, Trash and Junk what they already rejected; \All, \Flagged and
 // \Important are views that repeat messages kept in other folders, so scanning them would count twice.
@@ -230,28 +223,20 @@ async function fetchHeaders(
   uidValidity: string,
   chunk: UidRange,
 ): Promise<MessageHeaders[]> {
-  const rows: Array<{ uid: number; message: MessageHeaders }> = [];
-  // FLAGS costs a few bytes a message next to the header fields; \Seen is the read state.
-  const query = { uid: true, headers: [...SCAN_HEADER_FIELDS], internalDate: true, flags: true };
-  for await (const msg of client.fetch(`${chunk.lo}:${chunk.hi}`, query, { uid: true })) {
-    // An unsolicited FETCH (another client changing flags meanwhile) can come without a UID.
-    if (typeof msg.uid !== 'number') continue;
-    const fields = parseHeaderBlock(msg.headers ?? Buffer.alloc(0));
-    rows.push({
-      uid: msg.uid,
-      message: {
-        id: `${path}/${uidValidity}/${msg.uid}`,
-        folder: path,
-        date: messageDate(fields.date, msg.internalDate),
-        fields,
-        seen: msg.flags ? msg.flags.has('\\Seen') : null,
-      },
-    });
-  }
-  // ImapFlow ends a fetch quietly when the mailbox is gone, which would pass a dropped connection off as an
-  // empty range.
+  const rows = await fetchRows(client, chunk.lo, chunk.hi, (row): MessageHeaders => {
+    const fields = parseHeaderBlock(row.header);
+    return {
+      id: `${path}/${uidValidity}/${row.uid}`,
+      folder: path,
+      date: messageDate(fields.date, row.internalDate ?? undefined),
+      fields,
+      seen: row.seen,
+    };
+  });
+  // ImapFlow ends a command quietly when the mailbox is gone, which would pass a dropped connection off as
+  // an empty range.
   if (!client.usable || client.mailbox === false) throw connectionLost('UID FETCH');
-  return rows.sort((a, b) => b.uid - a.uid).map((r) => r.message);
+  return rows.sort((a, b) => b.uid - a.uid).map((r) => r.value);
 }
 
 /**
