@@ -53,6 +53,8 @@ describe('accounts in the browser', () => {
     await screenshot(page, 'landing-1280');
     const mobile = await open(375);
     await mobile.goto(product.url);
+    // The landing screen is a chunk of its own: measured before it renders, the loader never overflows.
+    await mobile.locator('#landing-title').waitFor();
     const overflow = await horizontalOverflow(mobile);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(mobile, 'landing-375');
@@ -62,7 +64,10 @@ describe('accounts in the browser', () => {
     const page = await open();
     await page.goto(`${product.url}/create-account`);
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByText('Please enter a valid email address.').isVisible()).resolves.toBe(true);
+    // The form validates asynchronously (zod resolver): the message renders a moment after the click.
+    const invalidEmail = page.getByText('Please enter a valid email address.');
+    await invalidEmail.waitFor();
+    await expect(invalidEmail.isVisible()).resolves.toBe(true);
     await page.getByLabel('Email').fill(newEmail());
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Create Account' }).click();
@@ -105,6 +110,8 @@ describe('accounts in the browser', () => {
     await page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' }).waitFor();
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
     await page.waitForURL('**/reset-password');
+    // The sign-in screen, with its own Email field, stays on the page until this screen's chunk has loaded.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.waitForURL('**/reset-password/sent');
@@ -191,6 +198,8 @@ describe('accounts in the browser', () => {
     await signUp(page, newEmail(), 'mobile password');
     await page.goto(`${product.url}/genie/settings`);
     const logout = page.getByRole('button', { name: 'Logout' });
+    // Before the signed-in shell renders, Logout is not there at all: wait for the shell, then check it hides.
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
     await expect(logout.isVisible()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await logout.waitFor({ state: 'visible' });
@@ -220,8 +229,9 @@ describe('accounts in the browser', () => {
       ['Subject', CONTACT_MESSAGES.subject],
       ['Message', CONTACT_MESSAGES.message],
     ] as const) {
-      await expect(dialog.getByLabel(label).getAttribute('aria-invalid')).resolves.toBe('true');
+      // The form validates asynchronously: the message and aria-invalid come in one render after the click.
       await dialog.getByText(message, { exact: true }).waitFor();
+      await expect(dialog.getByLabel(label).getAttribute('aria-invalid')).resolves.toBe('true');
     }
     const subject = `Hello ${newEmail()}`;
     await dialog.getByLabel('Name').fill('Ada Lovelace');

@@ -106,6 +106,8 @@ describe('billing in the browser', () => {
     const upgrade = page.getByRole('link', { name: 'Get Full Access' });
     await upgrade.click();
     await page.waitForURL('**/pricing');
+    // The prices below are on the Billing screen being left too: wait for /pricing's own heading first.
+    await page.getByRole('heading', { level: 1, name: 'Plans for a quieter inbox' }).waitFor();
     const cards = page.locator('.plan-cards > li');
     await page.getByText('$9.99 / month').waitFor();
     await page.getByText('$99.99 / year').waitFor();

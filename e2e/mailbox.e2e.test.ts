@@ -148,6 +148,8 @@ describe('connecting a mailbox in the browser', () => {
 
     await page.goto(`${product.url}/genie/subscriptions`);
     await page.getByText('Subscriptions Left to Review').waitFor();
+    // The caption shows while the list still loads: wait for the loaded, empty list before counting rows.
+    await page.getByText('Nothing here yet').waitFor();
     await expect(row(page, 'brief@news.example').count()).resolves.toBe(0);
   });
 

@@ -187,6 +187,9 @@ describe('what an action did', () => {
     await page.getByRole('button', { name: 'Keep Subscription b@two.example' }).click();
     const kept = note(page, 'Kept B');
     await kept.waitFor();
+    // The kept row leaves the list around the note's arrival: measure the rows once it has gone (a row
+    // leaving between `all()` and `boundingBox()` would leave a locator pointing at nothing).
+    await row(page, 'b@two.example').waitFor({ state: 'detached' });
     const box = await kept.boundingBox();
     expect(box).not.toBeNull();
     for (const button of await page.locator('.subscription-actions button').all()) {

@@ -172,6 +172,8 @@ describe('unsubscribing in the browser', () => {
     await (await popup).close();
     await confirmed;
     await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
+    // The options dialog leaves after its exit transition: once it has, no other dialog may be open.
+    await manual.waitFor({ state: 'detached' });
     await expect(page.getByRole('dialog').count()).resolves.toBe(0);
   });
 
