@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, parseConfig, parseRoles } from './config.js';
 import { openDatabase } from './db/index.js';
 import { disabledIntegrations } from './integrations/index.js';
+import { warmScanThread } from './mail/imap/scan-thread.js';
 import { loadDotEnv, prepareDataDir } from './startup.js';
 
 // Entry point: reads .env (when present) and the configuration, creates the data folder and the secret
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
 
   if (roles.has('api') || roles.has('live')) await app.listen({ port: config.port, host: config.host });
   if (roles.has('scheduler')) app.startScheduler();
+  // IMAP scans parse on a thread of their own (mail/imap/scan-thread.ts); started now, not at the first scan.
+  if (roles.has('worker')) warmScanThread();
   app.log.info(
     { database: database.dialect, dataDir: config.dataDir, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     `Inbox Genie is running at ${config.publicUrl}`,

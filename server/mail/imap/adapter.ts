@@ -9,6 +9,7 @@ import {
 } from './connection.js';
 import type { HostConfig } from './presets.js';
 import { listMailboxes, type SyncRun, syncMailbox } from './scan.js';
+import { scanInWorker } from './scan-thread.js';
 import { sendViaSmtp } from './send.js';
 import { readState } from './state.js';
 import { moveSenderToTrash, restoreFromTrash } from './trash.js';
@@ -88,7 +89,8 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
       }
     },
 
-    scan: (from) => sync('scan', from),
+    // A full scan parses on a worker thread while this one commits (scan-thread.ts).
+    scan: (from) => scanInWorker(options, from, batchSize),
     changesSince: (state, changes) => sync('changes', state, changes?.knownMessages),
 
     send: (message) =>

@@ -123,7 +123,17 @@ const NEXT_ADDRESS = new Set(['ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EA
 
 /** Connects and logs in, turning every failure into MailAuthError or MailConnectionError. */
 export async function openClient(options: ImapConnectionOptions): Promise<ImapFlow> {
-  const { addresses, servername } = await connectTarget(options, options);
+  return openClientAt(options, await connectTarget(options, options));
+}
+
+/**
+ * Connects to addresses already judged by connectTarget (the scan's worker thread gets them from the main
+ * thread, which holds the host policy and the resolver), trying the next one only when the route failed.
+ */
+export async function openClientAt(
+  options: ImapConnectionOptions,
+  { addresses, servername }: ConnectTarget,
+): Promise<ImapFlow> {
   let failure: Error | undefined;
   for (const address of addresses) {
     const client = newClient(options, { address, servername });

@@ -1,0 +1,153 @@
+import { Worker } from 'node:worker_threads';
+import { type HeaderBatch, MailAuthError, MailConnectionError, type SyncState } from '../provider.js';
+import { type ConnectTarget, connectTarget, type ImapConnectionOptions } from './connection.js';
+
+/**
+ * A full scan (or a resumed one) runs its IMAP connection on a worker thread: ImapFlow's parsing of the
+ * FETCH answers and the header fields' parsing happen there, while the main thread commits the batch
+ * before (docs/decisions.md, "Scan speed"). The main thread keeps what must not leave it: the host policy
+ * and the resolver (connectTarget judges every address; the worker connects only to those), and the
+ * database. The daily check stays on the main thread: it is short and asks the database for known UIDs.
+ */
+
+/** What the worker is started with: plain data only (no resolver, no logger). */
+export interface ScanWorkerInput {
+  options: Pick<ImapConnectionOptions, 'host' | 'port' | 'secure' | 'user' | 'password' | 'timeouts'>;
+  target: ConnectTarget;
+  state: SyncState | null;
+  batchSize: number;
+}
+
+/** A failure crossing the thread boundary: the port's errors keep their class by `kind`. */
+export interface WireError {
+  kind: 'auth' | 'connection' | 'other';
+  message: string;
+  code?: string;
+}
+
+export type FromWorker =
+  | { type: 'batch'; id: number; batch: HeaderBatch }
+  | { type: 'done'; id: number }
+  | { type: 'error'; id: number; error: WireError };
+
+export type ToWorker =
+  | { type: 'start'; id: number; input: ScanWorkerInput }
+  | { type: 'ack'; id: number }
+  | { type: 'stop'; id: number };
+
+/** Batches the worker may hand over before the main thread has taken the first of them: the pipeline's depth. */
+export const BATCHES_AHEAD = 2;
+
+export function toWire(err: unknown): WireError {
+  if (err instanceof MailAuthError) return { kind: 'auth', message: err.message };
+  if (err instanceof MailConnectionError) return { kind: 'connection', message: err.message };
+  const code = (err as { code?: unknown } | null)?.code;
+  return {
+    kind: 'other',
+    message: err instanceof Error ? err.message : String(err),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}
+
+export function fromWire(wire: WireError): Error {
+  if (wire.kind === 'auth') return new MailAuthError(wire.message);
+  if (wire.kind === 'connection') return new MailConnectionError(wire.message);
+  return Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
+}
+
+// Built, the worker is dist/server/mail/imap/scan-worker.js; from source, scan-worker-source.mjs loads the
+// .ts file through tsx as the rest of the source is.
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './scan-worker-source.mjs' : './scan-worker.js',
+  import.meta.url,
+);
+
+type Event = FromWorker | { type: 'exit'; reason: string };
+
+/**
+ * One worker thread serves every scan of the process, started at the first and kept: loading ImapFlow in a
+ * fresh thread takes ~150 ms, which a new user would wait for before the first subscription. It does not
+ * keep the process alive while no scan runs; a thread that dies fails the scans it ran, and the next scan
+ * starts another.
+ */
+let pool: { worker: Worker; scans: Map<number, (e: Event) => void> } | null = null;
+let nextId = 1;
+
+/**
+ * The thread, started now if it is not running: a process that runs jobs calls this at start, so the first
+ * scan does not wait for it.
+ */
+export function warmScanThread(): void {
+  scanThread();
+}
+
+function scanThread(): NonNullable<typeof pool> {
+  if (pool) return pool;
+  // A young generation of 8 MB instead of V8's default: the thread's garbage is short-lived tokens, and
+  // the default let the process's peak RSS grow by ~50 MB during a scan (bench:scan).
+  const worker = new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const current = { worker, scans: new Map<number, (e: Event) => void>() };
+  const endAll = (reason: string) => {
+    if (pool === current) pool = null;
+    for (const deliver of current.scans.values()) deliver({ type: 'exit', reason });
+    current.scans.clear();
+  };
+  worker.on('message', (m: FromWorker) => current.scans.get(m.id)?.(m));
+  worker.on('error', (err) => endAll(err.message));
+  worker.on('exit', (code) => endAll(`exit code ${code}`));
+  worker.unref();
+  pool = current;
+  return current;
+}
+
+export async function* scanInWorker(
+  options: ImapConnectionOptions,
+  from: SyncState | null,
+  batchSize: number,
+): AsyncGenerator<HeaderBatch> {
+  const target = await connectTarget(options, options);
+  const { host, port, secure, user, password, timeouts } = options;
+  const input: ScanWorkerInput = {
+    options: { host, port, secure, user, password, ...(timeouts ? { timeouts } : {}) },
+    target,
+    state: from,
+    batchSize,
+  };
+  const thread = scanThread();
+  const id = nextId++;
+  const inbox: Event[] = [];
+  let wake: (() => void) | null = null;
+  thread.scans.set(id, (e) => {
+    inbox.push(e);
+    wake?.();
+  });
+  // A running scan keeps the process alive, as its socket on the main thread did.
+  if (thread.scans.size === 1) thread.worker.ref();
+  thread.worker.postMessage({ type: 'start', id, input } satisfies ToWorker);
+  let ended = false;
+  try {
+    for (;;) {
+      while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      const e = inbox.shift()!;
+      if (e.type === 'batch') {
+        yield e.batch;
+        thread.worker.postMessage({ type: 'ack', id } satisfies ToWorker);
+      } else if (e.type === 'done') {
+        ended = true;
+        return;
+      } else if (e.type === 'error') {
+        ended = true;
+        throw fromWire(e.error);
+      } else {
+        ended = true;
+        throw new Error(`The scan's worker thread stopped (${e.reason}).`);
+      }
+    }
+  } finally {
+    // A consumer that stops early: the worker drops the scan and its connection.
+    if (!ended) thread.worker.postMessage({ type: 'stop', id } satisfies ToWorker);
+    thread.scans.delete(id);
+    if (thread.scans.size === 0) thread.worker.unref();
+  }
+}
