@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withStatementCache } from './index.js';
-import { preparedQueries } from './prepared.js';
+import { insertRows, preparedQueries } from './prepared.js';
 
 interface Tables {
   t: { id: string; n: number; name: string | null };
@@ -21,11 +21,16 @@ describe('preparedQueries', () => {
     let compiled = 0;
     const prepared = preparedQueries(db);
     return {
-      prepared: ((shape, values, build) =>
-        prepared(shape, values, (v) => {
-          compiled++;
-          return build(v);
-        })) as typeof prepared,
+      prepared: ((shape, values, build, on) =>
+        prepared(
+          shape,
+          values,
+          (v) => {
+            compiled++;
+            return build(v);
+          },
+          on,
+        )) as typeof prepared,
       compiled: () => compiled,
     };
   };
@@ -78,5 +83,50 @@ describe('preparedQueries', () => {
       db.selectFrom('t').select('id').where(sql<string>`name`, 'like', sql<string>`${v.pattern}`),
     );
     expect(rows).toEqual([{ id: 'a' }]);
+  });
+
+  it('inserts any number of rows in a few shapes, answering every row', async () => {
+    const { prepared, compiled } = await open();
+    const rows = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: `r${from + i}`,
+        n: from + i,
+        name: i % 2 ? null : `N${i}`,
+      }));
+    const insert = (list: ReturnType<typeof rows>) =>
+      insertRows(prepared, db, 't', list, 64, (chunk) =>
+        db.insertInto('t').values(chunk).returning(['id', 'n']),
+      );
+    expect(await insert([])).toEqual([]);
+    // 64 + 32 + 4 + 1 rows: four shapes.
+    const answered = await insert(rows(100, 101));
+    expect(answered.map((r) => r.n)).toEqual(Array.from({ length: 101 }, (_, i) => 100 + i));
+    expect(compiled()).toBe(4);
+    // 64 + 32 + 4 again, and 2: one new shape.
+    await insert(rows(300, 102));
+    expect(compiled()).toBe(5);
+    const stored = await db
+      .selectFrom('t')
+      .select(['id', 'n', 'name'])
+      .where('n', '>=', 100)
+      .orderBy('n')
+      .execute();
+    expect(stored).toEqual([...rows(100, 101), ...rows(300, 102)]);
+    await expect(
+      db.selectFrom('t').select(db.fn.countAll<number>().as('c')).where('n', '>=', 100).executeTakeFirst(),
+    ).resolves.toEqual({ c: 203 });
+  });
+
+  it('runs in the transaction it is given', async () => {
+    const { prepared } = await open();
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insertRows(prepared, trx, 't', [{ id: 'x', n: 9, name: null }], 64, (chunk) =>
+          trx.insertInto('t').values(chunk),
+        );
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await db.selectFrom('t').select('id').where('id', '=', 'x').execute()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/index.js';
+import { insertRows, preparedQueries } from '../../db/prepared.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { MessageHeaders, ReadStateChange, SyncState } from '../../mail/provider.js';
 import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
@@ -49,6 +50,7 @@ const VIA = sql.raw<string | null>(
 export const RECENT_WINDOW_MS = 90 * 86_400_000;
 
 export function createScansRepository(db: Db) {
+  const prepared = preparedQueries(db);
   return {
     /**
      * Counts the batch's messages not counted before (by provider id), folds them into senders and
@@ -69,15 +71,20 @@ export function createScansRepository(db: Db) {
         // fetch below, which is at least as recent.
         await applyReadStates(trx, mailbox.id, flags);
         const fresh = new Set<string>();
-        for (let i = 0; i < messages.length; i += 1000) {
-          const inserted = await trx
-            .insertInto('scanned_messages')
-            .values(messages.slice(i, i + 1000).map((m) => ({ mailbox_id: mailbox.id, provider_id: m.id })))
-            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
-            .returning('provider_id')
-            .execute();
-          for (const r of inserted) fresh.add(r.provider_id);
-        }
+        const counted = await insertRows(
+          prepared,
+          trx,
+          'scanned_messages',
+          messages.map((m) => ({ mailbox_id: mailbox.id, provider_id: m.id })),
+          512,
+          (rows) =>
+            trx
+              .insertInto('scanned_messages')
+              .values(rows)
+              .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
+              .returning('provider_id'),
+        );
+        for (const r of counted) fresh.add(r.provider_id);
         // A message handed out again (a folder read afresh after Graph's 410 or a lost Gmail history, a
         // resumed batch) is not counted again, but brings its current read state to its reference.
         const again: ReadStateChange[] = [];
@@ -185,23 +192,22 @@ export function createScansRepository(db: Db) {
         // changes of references written before.
         const since = now - RECENT_WINDOW_MS;
         const added = new Map<string, { read: number; known: number; recent: number }>();
-        for (let i = 0; i < refs.length; i += CHUNK) {
-          const inserted = await trx
+        const inserted = await insertRows(prepared, trx, 'messages', refs, 256, (rows) =>
+          trx
             .insertInto('messages')
-            .values(refs.slice(i, i + CHUNK))
+            .values(rows)
             .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
-            .returning(['sender_id', 'seen', 'date'])
-            .execute();
-          for (const r of inserted) {
-            let sum = added.get(r.sender_id);
-            if (!sum) {
-              sum = { read: 0, known: 0, recent: 0 };
-              added.set(r.sender_id, sum);
-            }
-            if (r.seen !== null) sum.known++;
-            if (Number(r.seen) === 1) sum.read++;
-            if (r.date !== null && Number(r.date) >= since) sum.recent++;
+            .returning(['sender_id', 'seen', 'date']),
+        );
+        for (const r of inserted) {
+          let sum = added.get(r.sender_id);
+          if (!sum) {
+            sum = { read: 0, known: 0, recent: 0 };
+            added.set(r.sender_id, sum);
           }
+          if (r.seen !== null) sum.known++;
+          if (Number(r.seen) === 1) sum.read++;
+          if (r.date !== null && Number(r.date) >= since) sum.recent++;
         }
         const sums = [...added];
         for (let i = 0; i < sums.length; i += 300) await addToSenderCounts(trx, sums.slice(i, i + 300));

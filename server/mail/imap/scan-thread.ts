@@ -83,9 +83,13 @@ export function warmScanThread(): void {
 
 function scanThread(): NonNullable<typeof pool> {
   if (pool) return pool;
-  // A young generation of 8 MB instead of V8's default: the thread's garbage is short-lived tokens, and
-  // the default let the process's peak RSS grow by ~50 MB during a scan (bench:scan).
-  const worker = new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  // A young generation of 8 MB instead of V8's default: the thread's garbage is short-lived tokens, and the
+  // default let the process's peak RSS grow by ~30 MB more during a scan (bench:scan). The old generation is
+  // capped far above what a scan keeps (~20 MB): a mailbox whose headers would exhaust it ends this thread
+  // and fails its scan (ERR_WORKER_OUT_OF_MEMORY), not the whole process.
+  const worker = new Worker(WORKER_URL, {
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+  });
   const current = { worker, scans: new Map<number, (e: Event) => void>() };
   const endAll = (reason: string) => {
     if (pool === current) pool = null;
