@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { terminateScanThread } from '../server/mail/imap/scan-thread.js';
 import {
   type HeaderBatch,
   MailConnectionError,
@@ -295,6 +296,27 @@ describe('scan', () => {
       }
       expect(rest.every((b) => b.progress.total === 12)).toBe(true);
     }
+  });
+
+  it('fails a scan whose thread dies, and the next scan resumes on a new thread', async () => {
+    const u = await newUser('thread');
+    for (let n = 1; n <= 6; n++) await u.deliver('INBOX', simple('INBOX', n));
+    const first: HeaderBatch[] = [];
+    const scan = async () => {
+      for await (const batch of u.provider({ batchSize: 2 }).scan(null)) {
+        first.push(batch);
+        // The thread ends under the scan, as an out-of-memory end or a crash would end it.
+        if (first.length === 1) await terminateScanThread();
+      }
+    };
+    await expect(scan()).rejects.toThrow(/scan's worker thread stopped/);
+    // The first batch was handed over; its state is what a commit would have stored.
+    expect(first.length).toBeGreaterThanOrEqual(1);
+    const stored = JSON.parse(JSON.stringify(first[0]!.state)) as SyncState;
+    const rest = all(await collect(u.provider({ batchSize: 2 }).scan(stored)));
+    const combined = [...first[0]!.messages, ...rest];
+    expectUnique(combined);
+    expect(combined).toHaveLength(6);
   });
 
   it('starts a folder over when its UIDVALIDITY changed', async () => {

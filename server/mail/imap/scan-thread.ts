@@ -81,6 +81,11 @@ export function warmScanThread(): void {
   scanThread();
 }
 
+/** Ends the thread as a crash would (tests): its scans fail, and the next scan starts a new thread. */
+export async function terminateScanThread(): Promise<void> {
+  await pool?.worker.terminate();
+}
+
 function scanThread(): NonNullable<typeof pool> {
   if (pool) return pool;
   // A young generation of 8 MB instead of V8's default: the thread's garbage is short-lived tokens, and the
