@@ -175,6 +175,19 @@ describe('fetchRows', () => {
     expect(always.sent).toHaveLength(4);
   });
 
+  it('fails the FETCH when a row cannot be read, instead of losing the row', async () => {
+    const broken = new Error('unreadable');
+    const c = channel([{ uids: ['1', '2', '3'] }]);
+    await expect(
+      fetchRows(c.client, 1, 3, (row) => {
+        if (row.uid === 2) throw broken;
+        return row.uid;
+      }),
+    ).rejects.toBe(broken);
+    // The answer was still taken, so the connection's reader goes on.
+    expect(c.released()).toBe(1);
+  });
+
   it('passes a refused FETCH on as it came', async () => {
     const no = Object.assign(new Error('Command failed'), { responseStatus: 'NO' });
     await expect(fetchRows(channel([{ error: no }]).client, 1, 1, (r) => r.uid)).rejects.toBe(no);

@@ -135,17 +135,26 @@ export async function fetchRows<T>(
   const channel = client as unknown as CommandChannel;
   for (let attempt = 0; ; attempt++) {
     const rows = new Map<number, { uid: number; value: T }>();
+    // ImapFlow only logs what an untagged handler throws: a row `read` failed on would be lost without a
+    // word, so the first failure is kept and fails the command once it has ended.
+    let failure: { error: unknown } | null = null;
     try {
       const response = await channel.exec('UID FETCH', [{ type: 'SEQUENCE', value: `${lo}:${hi}` }, QUERY], {
         untagged: {
           FETCH: (untagged) => {
             const row = readFetchRow(untagged, lo, hi);
-            if (row && !rows.has(row.uid)) rows.set(row.uid, { uid: row.uid, value: read(row) });
+            if (!row || rows.has(row.uid) || failure) return;
+            try {
+              rows.set(row.uid, { uid: row.uid, value: read(row) });
+            } catch (error) {
+              failure = { error };
+            }
           },
         },
       });
       // ImapFlow parks its reader until the command's handler has taken the tagged answer.
       response.next();
+      if (failure) throw (failure as { error: unknown }).error;
       return [...rows.values()];
     } catch (err) {
       if ((err as { code?: string }).code !== 'ETHROTTLE' || attempt >= THROTTLE_RETRIES) throw err;
