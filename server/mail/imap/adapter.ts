@@ -8,7 +8,7 @@ import {
   toMailError,
 } from './connection.js';
 import type { HostConfig } from './presets.js';
-import { listMailboxes, type SyncRun, syncMailbox } from './scan.js';
+import { listMailboxes, syncMailbox } from './scan.js';
 import { scanInWorker } from './scan-thread.js';
 import { sendViaSmtp } from './send.js';
 import { readState } from './state.js';
@@ -56,15 +56,15 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     return next;
   }
 
-  async function* sync(
-    mode: SyncRun['mode'],
+  // The daily check, on this thread's session (a full scan runs on the scan thread: scan-thread.ts).
+  async function* changes(
     from: SyncState | null,
     knownMessages?: ChangesOptions['knownMessages'],
   ): AsyncGenerator<HeaderBatch> {
     const state = readState(from);
     const client = await connected();
     try {
-      yield* syncMailbox({ client, mode, state, batchSize, knownMessages });
+      yield* syncMailbox({ client, mode: 'changes', state, batchSize, knownMessages });
     } catch (err) {
       throw toMailError(err, options, 'session', client);
     }
@@ -91,7 +91,7 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
 
     // A full scan parses on a worker thread while this one commits (scan-thread.ts).
     scan: (from) => scanInWorker(options, from, batchSize),
-    changesSince: (state, changes) => sync('changes', state, changes?.knownMessages),
+    changesSince: (state, options) => changes(state, options?.knownMessages),
 
     send: (message) =>
       sendViaSmtp(
