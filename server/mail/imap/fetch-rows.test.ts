@@ -1,6 +1,6 @@
 import type { ImapFlow } from 'imapflow';
 import { describe, expect, it } from 'vitest';
-import { fetchRows, readFetchRow } from './fetch-rows.js';
+import { fetchRows, readFetchLine, readFetchRow } from './fetch-rows.js';
 
 // The tokens below are what ImapFlow's parser hands an untagged FETCH handler (captured from Dovecot):
 // `* 1 FETCH (UID 7 FLAGS (\Seen) INTERNALDATE "…" BODY[HEADER.FIELDS (FROM)] {n} …)`.
@@ -191,5 +191,194 @@ describe('fetchRows', () => {
   it('passes a refused FETCH on as it came', async () => {
     const no = Object.assign(new Error('Command failed'), { responseStatus: 'NO' });
     await expect(fetchRows(channel([{ error: no }]).client, 1, 1, (r) => r.uid)).rejects.toBe(no);
+  });
+});
+
+// Lines as Dovecot frames its answer to the scan's FETCH (ImapFlow's stream keeps `{size}` CRLF in the line
+// and hands the literal's bytes apart), with CONDSTORE's MODSEQ and without.
+const FIELDS = 'BODY[HEADER.FIELDS (FROM DATE SUBJECT LIST-UNSUBSCRIBE LIST-ID PRECEDENCE)]';
+const literal = Buffer.from('From: "A, Inc." <a@x.com>\r\nSubject: =?utf-8?q?h=C3=A9?=\r\n\r\n');
+const framed = (text: string, literals: Buffer[] = []) => ({ line: Buffer.from(text, 'latin1'), literals });
+const dovecot = [
+  framed(
+    `* 1 FETCH (UID 7 FLAGS (\\Seen) INTERNALDATE "25-Nov-2026 10:41:17 +0000" ${FIELDS} {${literal.length}}\r\n)`,
+    [literal],
+  ),
+  framed(
+    `* 12 FETCH (UID 4000000000 MODSEQ (93) FLAGS () INTERNALDATE " 5-Jan-2026 01:02:03 -0700" ${FIELDS} {${literal.length}}\r\n)`,
+    [literal],
+  ),
+  framed(
+    `* 3 FETCH (FLAGS (\\Recent $Forwarded \\SEEN) UID 9 ${FIELDS} "Subject: \\"q\\" \\\\ x" INTERNALDATE "1-Feb-2026 00:00:00 +0000")`,
+  ),
+  framed(`* 4 FETCH (UID 10 FLAGS (\\Answered) ${FIELDS} NIL)`),
+  framed(`* 5 fetch (uid 11 flags (\\seen) body[header.fields (from)] {2}\r\n)`, [Buffer.from('\r\n')]),
+  // Another client's flag change while the FETCH runs: no UID, understood and dropped.
+  framed('* 6 FETCH (FLAGS (\\Seen) MODSEQ (100))'),
+];
+
+async function tokensOf(line: Buffer, literals: Buffer[]) {
+  const { default: parse } = await import('imapflow/lib/handler/imap-parser.js');
+  return parse(line, { literals }) as Promise<Parameters<typeof readFetchRow>[0]>;
+}
+
+describe('readFetchLine', () => {
+  it("reads Dovecot's answers to the same rows as ImapFlow's tokens read by readFetchRow", async () => {
+    for (const { line, literals } of dovecot) {
+      const fast = readFetchLine(line, literals);
+      expect(fast, line.toString('latin1')).not.toBeNull();
+      const slow = readFetchRow(await tokensOf(line, literals), 1, 4_294_967_295);
+      expect(fast!.uid === 0 ? null : fast).toEqual(slow);
+    }
+    expect(readFetchLine(dovecot[0]!.line, dovecot[0]!.literals)).toEqual({
+      uid: 7,
+      seen: true,
+      internalDate: '25-Nov-2026 10:41:17 +0000',
+      header: literal,
+    });
+    expect(readFetchLine(dovecot[2]!.line, [])?.header.toString()).toBe('Subject: "q" \\ x');
+    expect(readFetchLine(dovecot[3]!.line, [])).toEqual({
+      uid: 10,
+      seen: false,
+      internalDate: null,
+      header: Buffer.alloc(0),
+    });
+  });
+
+  it('leaves every line of another shape to the tokens', () => {
+    const refused = [
+      '\0* 1 FETCH (UID 1)', // NUL padding, which ImapFlow strips
+      '* 1 FETCH (UID 1 X-GM-MSGID 5)', // an attribute not asked for
+      '* 1 FETCH (UID 1 BODY[HEADER]<0> NIL)', // a partial
+      '* 1 FETCH (UID 1 BODY NIL)', // no section
+      '* 1 FETCH (UID 1  FLAGS ())', // two spaces
+      '* 1 FETCH (UID 1 FLAGS (\\Seen ))',
+      '* 1 FETCH (UID 1 FLAGS (\\))',
+      '* 1 FETCH (UID 1 INTERNALDATE "1-Feb-2026 \u00e9")',
+      '* 1 FETCH (UID 1 BODY[HEADER.FIELDS ("FROM")] NIL)',
+      '* 1 FETCH (UID 1 BODY[] "caf\u00e9")', // beyond ASCII in a quoted string: the tokenizer decodes it
+      '* 1 FETCH (UID 1 BODY[] "a\\b")', // an escape that is not one
+      '* 1 FETCH (UID 1)x',
+      '* 1 FETCH (UID 1',
+      '* 1 FETCH UID 1)',
+      '* 1 EXPUNGE',
+      '* OK [READ-ONLY] done',
+      'A7 OK FETCH done',
+    ];
+    for (const text of refused) expect(readFetchLine(Buffer.from(text, 'latin1'), []), text).toBeNull();
+    // A literal the line does not announce, or announced with another size, or missing.
+    const one = framed('* 1 FETCH (UID 1 BODY[] {3}\r\n)', [Buffer.from('abc')]);
+    expect(readFetchLine(one.line, [...one.literals, Buffer.from('x')])).toBeNull();
+    expect(readFetchLine(one.line, [Buffer.from('ab')])).toBeNull();
+    expect(readFetchLine(one.line, [])).toBeNull();
+    expect(readFetchLine(Buffer.from('* 1 FETCH (UID 1 BODY[] {3}\n)'), [Buffer.from('abc')])).toBeNull();
+  });
+
+  it('agrees with the tokens on every mutated line it accepts', async () => {
+    // Deterministic mutations of Dovecot's lines: a byte dropped, doubled or replaced by one that matters
+    // to IMAP's grammar. Whatever readFetchLine accepts must read as the tokens do.
+    const specials = [
+      ' ',
+      '(',
+      ')',
+      '"',
+      '\\',
+      '[',
+      ']',
+      '{',
+      '}',
+      '0',
+      '1',
+      'A',
+      'x',
+      '*',
+      '%',
+      '\r',
+      '\n',
+      '\u00e9',
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let accepted = 0;
+    let compared = 0;
+    for (let round = 0; round < 3000; round++) {
+      const base = dovecot[random(dovecot.length)]!;
+      const bytes = [...base.line];
+      for (let k = 1 + random(2); k > 0; k--) {
+        const at = random(bytes.length);
+        const kind = random(3);
+        const special = Buffer.from(specials[random(specials.length)]!, 'latin1')[0]!;
+        if (kind === 0) bytes.splice(at, 1);
+        else if (kind === 1) bytes.splice(at, 0, bytes[at]!);
+        else bytes[at] = special;
+      }
+      const line = Buffer.from(bytes);
+      const fast = readFetchLine(line, base.literals);
+      if (fast === null) continue;
+      accepted++;
+      let tokens: Parameters<typeof readFetchRow>[0];
+      try {
+        tokens = await tokensOf(line, base.literals);
+      } catch (err) {
+        throw new Error(`accepted a line the tokenizer refuses: ${JSON.stringify(line.toString('latin1'))}`, {
+          cause: err,
+        });
+      }
+      compared++;
+      expect(fast.uid === 0 ? null : fast, JSON.stringify(line.toString('latin1'))).toEqual(
+        readFetchRow(tokens, 1, 4_294_967_295),
+      );
+    }
+    // The mutations must leave enough lines readable for the comparison to mean something.
+    expect(accepted).toBeGreaterThan(300);
+    expect(compared).toBe(accepted);
+  });
+
+  it('reads a line of many flags in one pass', () => {
+    const flags = Array.from({ length: 100_000 }, (_, i) => `$K${i}`).join(' ');
+    const row = readFetchLine(Buffer.from(`* 1 FETCH (UID 2 FLAGS (${flags} \\Seen))`), []);
+    expect(row).toEqual({ uid: 2, seen: true, internalDate: null, header: Buffer.alloc(0) });
+  });
+});
+
+describe("fetchRows on ImapFlow's connection", () => {
+  it("hands the command's framed lines to readFetchLine first and the rest to ImapFlow, as ImapFlow routes them", async () => {
+    const tokenized: string[] = [];
+    const connection = {
+      currentRequest: null as null | { options: { untagged: { FETCH: (u: object) => void } } },
+      // ImapFlow's own handler: tokenizes the line and calls the current command's FETCH handler.
+      async handleResponse(data: { payload: Buffer; literals: Buffer[] }) {
+        tokenized.push(data.payload.toString('latin1'));
+        const tokens = await tokensOf(data.payload, data.literals);
+        this.currentRequest?.options.untagged.FETCH(tokens);
+        return true;
+      },
+      async exec(
+        _command: string,
+        _attributes: unknown[],
+        options: { untagged: { FETCH: (u: object) => void } },
+      ) {
+        this.currentRequest = { options };
+        for (const { line, literals } of [
+          ...dovecot.slice(0, 2),
+          framed('* 2 FETCH (UID 8 X-UNKNOWN 1 FLAGS (\\Seen))'),
+        ])
+          expect(await this.handleResponse({ payload: line, literals })).toBe(true);
+        this.currentRequest = null;
+        return { next: () => {} };
+      },
+    };
+    const client = connection as unknown as ImapFlow;
+    const rows = await fetchRows(client, 1, 4_294_967_295, (row) => [row.seen, row.header.length]);
+    expect(rows.map((r) => r.uid).sort((a, b) => a - b)).toEqual([7, 8, 4000000000]);
+    expect(rows.find((r) => r.uid === 8)?.value).toEqual([true, 0]);
+    // Only the line readFetchLine refused was tokenized.
+    expect(tokenized).toEqual(['* 2 FETCH (UID 8 X-UNKNOWN 1 FLAGS (\\Seen))']);
+    // Outside the command, lines go to ImapFlow as before.
+    await connection.handleResponse({ payload: Buffer.from('* 9 EXISTS'), literals: [] }).catch(() => {});
+    expect(tokenized).toHaveLength(2);
   });
 });
