@@ -20,17 +20,20 @@ describe('preparedQueries', () => {
     db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     let compiled = 0;
     const prepared = preparedQueries(db);
+    const counted =
+      <V, R>(build: (v: V) => R) =>
+      (v: V) => {
+        compiled++;
+        return build(v);
+      };
     return {
-      prepared: ((shape, values, build, on) =>
-        prepared(
-          shape,
-          values,
-          (v) => {
-            compiled++;
-            return build(v);
-          },
-          on,
-        )) as typeof prepared,
+      prepared: Object.assign(
+        ((shape, values, build, on) => prepared(shape, values, counted(build), on)) as typeof prepared,
+        {
+          compile: ((shape, slots, build) =>
+            prepared.compile(shape, slots, counted(build))) as typeof prepared.compile,
+        },
+      ),
       compiled: () => compiled,
     };
   };
