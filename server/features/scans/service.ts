@@ -1,3 +1,4 @@
+import { readAhead } from '../../lib/read-ahead.js';
 import type { Live } from '../../live/index.js';
 import type { Sender } from '../../mail/headers/detect.js';
 import type { ProviderFactory } from '../../mail/index.js';
@@ -52,7 +53,9 @@ export function createScansService({
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
         const blocked = await repo.ownBlockedAddresses(mailboxId);
         const blockedSeen = new Set<string>();
-        for await (const batch of batches) {
+        // The adapter fetches the next batch while this one commits (the mail server and the database
+        // work at once).
+        for await (const batch of readAhead(batches)) {
           const { newSubscriptionIds } = await repo.commitBatch(
             { id: mailboxId, userId },
             batch.messages,

@@ -35,8 +35,12 @@ export type ToWorker =
   | { type: 'ack'; id: number }
   | { type: 'stop'; id: number };
 
-/** Batches the worker may hand over before the main thread has taken the first of them: the pipeline's depth. */
-export const BATCHES_AHEAD = 2;
+/**
+ * Batches the worker may hand over before the main thread has taken the first of them. The scans service
+ * takes the next batch as soon as it starts committing one (lib/read-ahead.ts), so at most three batches
+ * are held at once: one committing, one taken, one handed over.
+ */
+export const BATCHES_AHEAD = 1;
 
 export function toWire(err: unknown): WireError {
   if (err instanceof MailAuthError) return { kind: 'auth', message: err.message };
