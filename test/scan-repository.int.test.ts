@@ -163,6 +163,63 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
     expect(a).toMatchObject({ address: 'a@rates.example', read_known: 7, read_count: 4, recent_count: 6 });
   });
 
+  it('recounts the rates when a first-counted message already had a reference', async () => {
+    await t.db
+      .insertInto('mailboxes')
+      .values({
+        id: 'm-ref',
+        user_id: 'u1',
+        email: 'ref@x.example',
+        provider: 'imap',
+        secret: null,
+        created_at: 0,
+      })
+      .execute();
+    const repo = createScansRepository(t.db);
+    const mailbox = { id: 'm-ref', userId: 'u1' };
+    const now = 1_000 * 86_400_000;
+    const list = { From: 'a@ref.example', 'List-Id': '<a.ref.example>' };
+    await repo.commitBatch(mailbox, [{ ...msg('x1', now, list), seen: false }], { b: 0 }, now);
+    const sender = await t.db
+      .selectFrom('senders')
+      .select('id')
+      .where('mailbox_id', '=', 'm-ref')
+      .executeTakeFirstOrThrow();
+    // A reference written by another path than a scan batch, for a message no batch has counted yet.
+    await t.db
+      .insertInto('messages')
+      .values({
+        mailbox_id: 'm-ref',
+        provider_id: 'x2',
+        sender_id: sender.id,
+        folder: 'INBOX',
+        subject: '',
+        date: now,
+        seen: 1,
+      })
+      .execute();
+    await repo.commitBatch(
+      mailbox,
+      [
+        { ...msg('x2', now, list), seen: false },
+        { ...msg('x3', now, list), seen: true },
+      ],
+      { b: 1 },
+      now,
+    );
+    const counts = () =>
+      t.db
+        .selectFrom('senders')
+        .select(['message_count', 'read_count', 'read_known', 'recent_count'])
+        .where('mailbox_id', '=', 'm-ref')
+        .executeTakeFirstOrThrow();
+    const running = await counts();
+    // Each reference counted once: x1 unread, x2 read (the reference kept), x3 read.
+    expect(running).toEqual({ message_count: 3, read_count: 2, read_known: 3, recent_count: 3 });
+    await repo.refreshSenderStats('m-ref', now);
+    expect(await counts()).toEqual(running);
+  });
+
   // Item 15 of issue 7: the rule holds over the running totals, in whatever order batches bring the
   // spoofed and the personal mail.
   describe('list evidence across batches', () => {

@@ -100,10 +100,11 @@ describe('preparedQueries', () => {
       insertRows(prepared, db, 't', list, 64, (chunk) =>
         db.insertInto('t').values(chunk).returning(['id', 'n']),
       );
-    expect(await insert([])).toEqual([]);
+    expect(await insert([])).toEqual({ rows: [], affected: 0 });
     // 64 + 32 + 4 + 1 rows: four shapes.
     const answered = await insert(rows(100, 101));
-    expect(answered.map((r) => r.n)).toEqual(Array.from({ length: 101 }, (_, i) => 100 + i));
+    expect(answered.rows.map((r) => r.n)).toEqual(Array.from({ length: 101 }, (_, i) => 100 + i));
+    expect(answered.affected).toBe(101);
     expect(compiled()).toBe(4);
     // 64 + 32 + 4 again, and 2: one new shape.
     await insert(rows(300, 102));
@@ -118,6 +119,24 @@ describe('preparedQueries', () => {
     await expect(
       db.selectFrom('t').select(db.fn.countAll<number>().as('c')).where('n', '>=', 100).executeTakeFirst(),
     ).resolves.toEqual({ c: 203 });
+  });
+
+  it('counts the rows written, not those an upsert skipped', async () => {
+    const { prepared } = await open();
+    await sql`create unique index t_id on t (id)`.execute(db);
+    const result = await insertRows(
+      prepared,
+      db,
+      't',
+      ['a', 'new1', 'b', 'new2'].map((id) => ({ id, n: 0, name: null })),
+      64,
+      (chunk) =>
+        db
+          .insertInto('t')
+          .values(chunk)
+          .onConflict((oc) => oc.column('id').doNothing()),
+    );
+    expect(result).toEqual({ rows: [], affected: 2 });
   });
 
   it('runs in the transaction it is given', async () => {

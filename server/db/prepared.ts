@@ -55,7 +55,9 @@ export type PreparedQueries = ReturnType<typeof preparedQueries>;
  * A multi-row insert (or upsert) through `run`, in a handful of shapes: chunks of `max` rows, and what is
  * left in power-of-two chunks, so one table's insert has at most log2(max) + 2 SQL texts however many rows
  * come (a scan writes ~100,000 references; building each chunk's query anew was 0.2 s of its main thread,
- * bench:scan). Every row must have the same keys, in the same order. Answers the rows of every chunk.
+ * bench:scan). Every row must have the same keys, in the same order. Answers the rows of every chunk (what
+ * a RETURNING clause gives) and how many rows the database reports written (an upsert's skipped rows not
+ * counted).
  */
 export async function insertRows<Row extends Record<string, unknown>, R>(
   run: PreparedQueries,
@@ -64,10 +66,11 @@ export async function insertRows<Row extends Record<string, unknown>, R>(
   rows: ReadonlyArray<Row>,
   max: number,
   build: (rows: Row[]) => Compilable<R>,
-): Promise<R[]> {
-  if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]!);
+): Promise<{ rows: R[]; affected: number }> {
   const out: R[] = [];
+  let affected = 0;
+  if (rows.length === 0) return { rows: out, affected };
+  const columns = Object.keys(rows[0]!);
   let at = 0;
   while (at < rows.length) {
     const left = rows.length - at;
@@ -91,9 +94,11 @@ export async function insertRows<Row extends Record<string, unknown>, R>(
     }
     const answer = await on.executeQuery<R>({ ...query, parameters });
     for (const r of answer.rows) out.push(r);
+    // With RETURNING the rows answered are the rows written (SQLite reports no count then).
+    affected += answer.numAffectedRows === undefined ? answer.rows.length : Number(answer.numAffectedRows);
     at += n;
   }
-  return out;
+  return { rows: out, affected };
 }
 
 const SLOT_TEXT = '\u0000prepared-slot\u0000';

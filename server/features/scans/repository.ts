@@ -84,7 +84,7 @@ export function createScansRepository(db: Db) {
               .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
               .returning('provider_id'),
         );
-        for (const r of counted) fresh.add(r.provider_id);
+        for (const r of counted.rows) fresh.add(r.provider_id);
         // A message handed out again (a folder read afresh after Graph's 410 or a lost Gmail history, a
         // resumed batch) is not counted again, but brings its current read state to its reference.
         const again: ReadStateChange[] = [];
@@ -186,31 +186,37 @@ export function createScansRepository(db: Db) {
           }
         }
         // The senders of this batch get their rates now, so the live event carries them: what the
-        // references written here add to their counts. Recounting them from all their references
-        // instead read every reference stored so far at every batch (quadratic in a scan); the whole
-        // mailbox is recounted at the end of the run (refreshSenderStats), which also takes in flag
-        // changes of references written before.
-        const since = now - RECENT_WINDOW_MS;
-        const added = new Map<string, { read: number; known: number; recent: number }>();
+        // references written here add to their counts (all of them, as a first-counted message has no
+        // reference yet; no RETURNING needed). Recounting them from all their references instead read
+        // every reference stored so far at every batch (quadratic in a scan); the whole mailbox is
+        // recounted at the end of the run (refreshSenderStats), which also takes in flag changes of
+        // references written before.
         const inserted = await insertRows(prepared, trx, 'messages', refs, 256, (rows) =>
           trx
             .insertInto('messages')
             .values(rows)
-            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
-            .returning(['sender_id', 'seen', 'date']),
+            .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing()),
         );
-        for (const r of inserted) {
-          let sum = added.get(r.sender_id);
-          if (!sum) {
-            sum = { read: 0, known: 0, recent: 0 };
-            added.set(r.sender_id, sum);
+        if (inserted.affected === refs.length) {
+          const since = now - RECENT_WINDOW_MS;
+          const added = new Map<string, { read: number; known: number; recent: number }>();
+          for (const r of refs) {
+            let sum = added.get(r.sender_id);
+            if (!sum) {
+              sum = { read: 0, known: 0, recent: 0 };
+              added.set(r.sender_id, sum);
+            }
+            if (r.seen !== null) sum.known++;
+            if (r.seen === 1) sum.read++;
+            if (r.date !== null && r.date >= since) sum.recent++;
           }
-          if (r.seen !== null) sum.known++;
-          if (Number(r.seen) === 1) sum.read++;
-          if (r.date !== null && Number(r.date) >= since) sum.recent++;
+          const sums = [...added];
+          for (let i = 0; i < sums.length; i += 300) await addToSenderCounts(trx, sums.slice(i, i + 300));
+        } else {
+          // A reference of a message counted for the first time was there already (written by another
+          // path): which ones were written is not known, so the mailbox is recounted instead.
+          await recountSenders(trx, mailbox.id, now);
         }
-        const sums = [...added];
-        for (let i = 0; i < sums.length; i += 300) await addToSenderCounts(trx, sums.slice(i, i + 300));
         await trx
           .updateTable('mailboxes')
           .set({ sync_state: JSON.stringify(state), last_error: null })
