@@ -132,6 +132,15 @@ describe('read states at the adapters', () => {
     const reread = await collect(user.provider().changesSince(renumbered));
     expect(flagsOf(reread)).toEqual([]);
     expect(seenBySubject(reread)).toEqual({ One: true, Two: true, Three: false });
+
+    // A message read and new mail in the same folder at one check: one batch, committed together.
+    const threeId = scanned.flatMap((b) => b.messages).find((m) => m.fields.subject === 'Three')!.id;
+    await markSeenImap(user.user, user.password, 'Three');
+    await dovecot.deliver(user.user, 'INBOX', rawMessage({ from: NEWS, subject: 'Four', date: ago(0) }));
+    const both = await collect(user.provider().changesSince(lastState(checked)));
+    expect(both).toHaveLength(1);
+    expect(flagsOf(both)).toEqual([{ id: threeId, seen: true }]);
+    expect(seenBySubject(both)).toEqual({ Four: false });
   });
 
   it('IMAP without CONDSTORE: the check fetches the flags of the known messages only', async () => {

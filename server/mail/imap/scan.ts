@@ -102,21 +102,22 @@ export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
         const opened = { uidValidity, uidNext, messages: box.exists };
         progress.total += expectedNew(cp, opened) - expectedNew(cp, folder.status);
       }
+      // Flag changes go with the folder's first batch of new mail (one commit, and the read-ahead of the
+      // scans service then overlaps the next folder with real work), or alone when no new mail follows.
+      const carry: Carry = { flags: null };
       if (mode === 'changes' && cp && cp.uidValidity === uidValidity && cp.uidNext > 1) {
         // Read states of the mail handed out before (below cp.uidNext); newer mail brings its own.
         const flags = await flagChanges(run, folder.path, cp, modseq, known);
         const moved = cp.modseq !== modseq;
         cp.modseq = modseq;
-        if (flags.length > 0 || moved) {
-          yield { messages: [], flags, state: snapshot(state), progress: { ...progress } };
-        }
+        if (flags.length > 0 || moved) carry.flags = flags;
       }
       if (!cp || cp.uidValidity !== uidValidity) {
         // A new UIDVALIDITY renumbers everything: the folder is read afresh, flags with the headers.
         cp = { uidValidity, uidNext, scannedDownTo: uidNext, done: false, floor: 1, modseq };
         state.folders[folder.path] = cp;
       }
-      if (!cp.done) yield* walk(run, folder.path, cp, progress);
+      if (!cp.done) yield* walk(run, folder.path, cp, progress, carry);
       if (mode === 'changes' && uidNext > cp.uidNext) {
         // The new range becomes the pending one; if the check dies halfway, the next one finishes it.
         cp = {
@@ -128,8 +129,10 @@ export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
           modseq: cp.modseq,
         };
         state.folders[folder.path] = cp;
-        yield* walk(run, folder.path, cp, progress);
+        yield* walk(run, folder.path, cp, progress, carry);
       }
+      if (carry.flags)
+        yield { messages: [], flags: carry.flags, state: snapshot(state), progress: { ...progress } };
     } finally {
       lock.release();
     }
@@ -167,11 +170,17 @@ async function lockFolder(client: ImapFlow, path: string): Promise<MailboxLockOb
   }
 }
 
+/** Flag changes waiting for the next batch of their folder. */
+interface Carry {
+  flags: ReadStateChange[] | null;
+}
+
 async function* walk(
   run: SyncRun,
   path: string,
   cp: FolderCheckpoint,
   progress: { scanned: number; total: number },
+  carry: Carry,
 ): AsyncGenerator<HeaderBatch> {
   const ranges =
     cp.scannedDownTo > cp.floor ? await searchUids(run.client, cp.floor, cp.scannedDownTo - 1) : [];
@@ -200,7 +209,14 @@ async function* walk(
       progress.total = Math.max(progress.total, progress.scanned);
       // An empty batch (all of it expunged meanwhile) carries no news; the next batch carries its checkpoint.
       if (messages.length > 0) {
-        yield { messages, state: snapshot(run.state), progress: { ...progress } };
+        const flags = carry.flags;
+        carry.flags = null;
+        yield {
+          messages,
+          ...(flags ? { flags } : {}),
+          state: snapshot(run.state),
+          progress: { ...progress },
+        };
       }
     }
   } finally {
