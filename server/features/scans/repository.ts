@@ -115,50 +115,56 @@ export function createScansRepository(db: Db) {
         }
 
         const idOf = new Map<string, { id: string; isSubscription: number }>();
-        for (let i = 0; i < list.length; i += CHUNK) {
-          const rows = await trx
-            .insertInto('senders')
-            .values(
-              list.slice(i, i + CHUNK).map((t) => ({
-                id: randomUUID(),
-                user_id: mailbox.userId,
-                mailbox_id: mailbox.id,
-                address: t.address,
-                sender_name: t.name,
-                message_count: t.count,
-                list_message_count: t.listCount,
-                last_message_at: t.lastMessageAt,
-                is_subscription: t.isSubscription ? 1 : 0,
-                list_signal: t.listSignal ? 1 : 0,
-                one_click: t.unsubscribe?.oneClick ? 1 : 0,
-                unsubscribe_http: JSON.stringify(t.unsubscribe?.http ?? []),
-                unsubscribe_mailto: JSON.stringify(t.unsubscribe?.mailto ?? []),
-                unsubscribe_seen_at: t.unsubscribe?.seenAt ?? null,
-                via: t.via?.address ?? null,
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .onConflict((oc) =>
-              oc.columns(['mailbox_id', 'address']).doUpdateSet({
-                message_count: sql.raw<number>(TOTAL),
-                list_message_count: sql.raw<number>(LIST_TOTAL),
-                updated_at: sql<number>`excluded.updated_at`,
-                last_message_at: takeIfNewer<number | null>(MESSAGE_NEWER, 'last_message_at'),
-                sender_name: takeIfNewer<string>(MESSAGE_NEWER, 'sender_name'),
-                is_subscription: IS_SUBSCRIPTION,
-                list_signal: eitherFlag('list_signal'),
-                one_click: takeIfNewer<number>(LINKS_NEWER, 'one_click'),
-                unsubscribe_http: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_http'),
-                unsubscribe_mailto: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_mailto'),
-                unsubscribe_seen_at: takeIfNewer<number | null>(LINKS_NEWER, 'unsubscribe_seen_at'),
-                via: VIA,
-              }),
-            )
-            .returning(['id', 'address', 'is_subscription'])
-            .execute();
-          for (const r of rows) idOf.set(r.address, { id: r.id, isSubscription: Number(r.is_subscription) });
-        }
+        // Built once per chunk shape (insertRows): building the upsert of ~100 senders anew was most of a
+        // daily check's commit.
+        const upserted = await insertRows(
+          prepared,
+          trx,
+          'senders',
+          list.map((t) => ({
+            id: randomUUID(),
+            user_id: mailbox.userId,
+            mailbox_id: mailbox.id,
+            address: t.address,
+            sender_name: t.name,
+            message_count: t.count,
+            list_message_count: t.listCount,
+            last_message_at: t.lastMessageAt,
+            is_subscription: t.isSubscription ? 1 : 0,
+            list_signal: t.listSignal ? 1 : 0,
+            one_click: t.unsubscribe?.oneClick ? 1 : 0,
+            unsubscribe_http: JSON.stringify(t.unsubscribe?.http ?? []),
+            unsubscribe_mailto: JSON.stringify(t.unsubscribe?.mailto ?? []),
+            unsubscribe_seen_at: t.unsubscribe?.seenAt ?? null,
+            via: t.via?.address ?? null,
+            created_at: now,
+            updated_at: now,
+          })),
+          CHUNK,
+          (rows) =>
+            trx
+              .insertInto('senders')
+              .values(rows)
+              .onConflict((oc) =>
+                oc.columns(['mailbox_id', 'address']).doUpdateSet({
+                  message_count: sql.raw<number>(TOTAL),
+                  list_message_count: sql.raw<number>(LIST_TOTAL),
+                  updated_at: sql<number>`excluded.updated_at`,
+                  last_message_at: takeIfNewer<number | null>(MESSAGE_NEWER, 'last_message_at'),
+                  sender_name: takeIfNewer<string>(MESSAGE_NEWER, 'sender_name'),
+                  is_subscription: IS_SUBSCRIPTION,
+                  list_signal: eitherFlag('list_signal'),
+                  one_click: takeIfNewer<number>(LINKS_NEWER, 'one_click'),
+                  unsubscribe_http: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_http'),
+                  unsubscribe_mailto: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_mailto'),
+                  unsubscribe_seen_at: takeIfNewer<number | null>(LINKS_NEWER, 'unsubscribe_seen_at'),
+                  via: VIA,
+                }),
+              )
+              .returning(['id', 'address', 'is_subscription']),
+        );
+        for (const r of upserted.rows)
+          idOf.set(r.address, { id: r.id, isSubscription: Number(r.is_subscription) });
 
         const refs: Array<{
           mailbox_id: string;

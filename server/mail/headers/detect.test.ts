@@ -1,6 +1,8 @@
+import addressparser from 'nodemailer/lib/addressparser';
 import { describe, expect, it } from 'vitest';
-import { capName, detectSubscription, MAX_NAME_LENGTH, parseFrom } from './detect.js';
-import { type HeaderFields, headerFieldsFromPairs } from './headers.js';
+import { corpusBlocks } from '../../../test/helpers/hostile-headers.js';
+import { capName, detectSubscription, MAX_NAME_LENGTH, parseFrom, simpleMailbox } from './detect.js';
+import { type HeaderFields, headerFieldsFromPairs, parseHeaderBlock } from './headers.js';
 
 describe('parseFrom', () => {
   it.each([
@@ -91,6 +93,83 @@ describe('parseFrom', () => {
 function fields(overrides: Partial<HeaderFields>): HeaderFields {
   return { ...headerFieldsFromPairs([{ name: 'From', value: 'News <news@example.com>' }]), ...overrides };
 }
+
+describe('simpleMailbox', () => {
+  /** What the general parser makes of a value: the one mailbox, when it finds exactly one. */
+  const general = (text: string) => {
+    const all = addressparser(text, { flatten: true });
+    return all.length === 1 ? { address: all[0]!.address, name: all[0]!.name } : null;
+  };
+
+  it('reads the common shapes as the address parser does', () => {
+    for (const text of [
+      'Sender 12 <sender12@domain12.example>',
+      ' J. Doe  <J@X.com> ',
+      'Name<a@b>',
+      '<a@b>',
+      'a+b@c.d',
+      '=?UTF-8?B?w6k=?= <a@b.c>',
+      "O'Neil <o@x>",
+    ]) {
+      expect(simpleMailbox(text), text).not.toBeNull();
+      expect(simpleMailbox(text), text).toEqual(general(text));
+    }
+  });
+
+  it('leaves quotes, comments, groups, several addresses and odd addresses to the parser', () => {
+    for (const text of [
+      '"Doe, J" <j@x>',
+      'j@x (J Doe)',
+      'Team: a@b, c@d;',
+      'a@b, c@d',
+      'a@b <c@d>',
+      'Name <a b@c>',
+      'N <a@b> x',
+      'N <<a@b>>',
+      'Name <a@@b>',
+      'MAILER-DAEMON',
+      '',
+    ])
+      expect(simpleMailbox(text), text).toBeNull();
+  });
+
+  it('agrees with the parser on every From of the corpus and on generated values it accepts', () => {
+    const values = corpusBlocks.map((b) => parseHeaderBlock(Buffer.from(b, 'latin1')).from ?? '');
+    const alphabet = [...'abZ0. \t@<>"(),;:\\[]!#=?\'é-_+', '\u00a0', '\n', '\u2028', '\u3000'];
+    const bases = [
+      'Sender 12 <s12@d12.example>',
+      'a@b.c',
+      'J. Doe <j@x.com>',
+      '<a@b>',
+      '=?UTF-8?B?w6k=?= <a@b.c>',
+    ];
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 20_000; round++) {
+      const chars = [...bases[random(bases.length)]!];
+      for (let k = 1 + random(3); k > 0; k--) {
+        const at = random(chars.length + 1);
+        const kind = random(3);
+        const c = alphabet[random(alphabet.length)]!;
+        if (kind === 0) chars.splice(at, 1);
+        else if (kind === 1) chars.splice(at, 0, c);
+        else chars[at] = c;
+      }
+      values.push(chars.join(''));
+    }
+    let accepted = 0;
+    for (const text of values) {
+      const fast = simpleMailbox(text);
+      if (fast === null) continue;
+      accepted++;
+      expect(fast, JSON.stringify(text)).toEqual(general(text));
+    }
+    expect(accepted).toBeGreaterThan(2_000);
+  });
+});
 
 describe('detectSubscription', () => {
   it('calls a message with a usable List-Unsubscribe a newsletter and a subscription', () => {
