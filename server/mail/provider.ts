@@ -1,5 +1,4 @@
 import type { HeaderFields } from './headers/headers.js';
-import type { ListUnsubscribe } from './headers/list-unsubscribe.js';
 
 // The small, neutral port between the product and a user's mailbox (docs/ARCHITECTURE.md, the mail port). Adapters: imap/,
 // gmail/, graph/. Scans only ever see HeaderFields, never bodies.
@@ -26,11 +25,6 @@ export interface MessageHeaders {
   /** Epoch ms from the Date header, else the server's internal date, else null. */
   date: number | null;
   fields: HeaderFields;
-  /**
-   * fields.listUnsubscribe already read (detect.ts readListUnsubscribe), by an adapter that reads headers
-   * on another thread than the one tallying them; absent, detection reads it when it needs it.
-   */
-  unsubscribe?: ListUnsubscribe;
   /** Read by the user (IMAP \Seen, Gmail without UNREAD, Graph isRead); null or absent when unknown. */
   seen?: boolean | null;
 }

@@ -65,7 +65,7 @@ export function tallyBatch(
     return sender;
   };
   for (const message of messages) {
-    const detection = detectSubscription(message.fields, readFrom, message.unsubscribe);
+    const detection = detectSubscription(message.fields, readFrom);
     const sender = detection.sender;
     if (!sender) continue;
     const { address, name } = sender;

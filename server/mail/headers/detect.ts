@@ -123,15 +123,17 @@ class MessageDetection implements Detection {
   private readonly fields: HeaderFields;
   private parsed: ListUnsubscribe | undefined;
 
-  constructor(fields: HeaderFields, sender: Sender | null, links: ListUnsubscribe | undefined) {
+  constructor(fields: HeaderFields, sender: Sender | null) {
     this.fields = fields;
     this.sender = sender;
     this.listSignal = hasListSignal(fields);
-    this.parsed = links;
   }
 
   private get links(): ListUnsubscribe {
-    if (this.parsed === undefined) this.parsed = readListUnsubscribe(this.fields);
+    if (this.parsed === undefined) {
+      const values = this.fields.listUnsubscribe;
+      this.parsed = values.length === 0 ? NO_LINKS : parseListUnsubscribe(values);
+    }
     return this.parsed;
   }
 
@@ -169,17 +171,8 @@ class MessageDetection implements Detection {
 export function detectSubscription(
   fields: HeaderFields,
   readFrom: (raw: string | null) => Sender | null = parseFrom,
-  links?: ListUnsubscribe,
 ): Detection {
-  return new MessageDetection(fields, readFrom(fields.from), links);
-}
-
-/**
- * List-Unsubscribe of a message as detection reads it: what an adapter hands over in
- * MessageHeaders.unsubscribe when it reads headers off the thread that tallies them (the IMAP scan thread).
- */
-export function readListUnsubscribe(fields: HeaderFields): ListUnsubscribe {
-  return fields.listUnsubscribe.length === 0 ? NO_LINKS : parseListUnsubscribe(fields.listUnsubscribe);
+  return new MessageDetection(fields, readFrom(fields.from));
 }
 
 export function hasListSignal(fields: HeaderFields): boolean {

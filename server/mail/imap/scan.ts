@@ -1,5 +1,4 @@
 import type { ImapFlow, ListResponse, MailboxLockObject } from 'imapflow';
-import { readListUnsubscribe } from '../headers/detect.js';
 import { parseHeaderBlock } from '../headers/headers.js';
 import type { Folder, HeaderBatch, MessageHeaders, ReadStateChange } from '../provider.js';
 import { fetchRows } from './fetch-rows.js';
@@ -247,8 +246,6 @@ async function fetchHeaders(
       folder: path,
       date: messageDate(fields.date, row.internalDate ?? undefined),
       fields,
-      // Read here, where the headers are: on the scan thread, off the thread that tallies and commits.
-      unsubscribe: readListUnsubscribe(fields),
       seen: row.seen,
     };
   });
