@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emptyHeaderFields, headerFieldsFromPairs, parseHeaderBlock, unfold } from './headers.js';
+import { corpusBlocks } from '../../../test/helpers/hostile-headers.js';
+import {
+  emptyHeaderFields,
+  headerFieldsFromPairs,
+  parseHeaderBlock,
+  parseHeaderBytes,
+  unfold,
+} from './headers.js';
 
 const crlf = (...lines: string[]) => lines.join('\r\n');
 
@@ -177,6 +184,40 @@ describe('parseHeaderBlock', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(f.listUnsubscribe).toEqual([`<${uri}>`]);
     expect(f.subject).toBe('=?'.repeat(100_000));
+  });
+});
+
+describe('parseHeaderBlock on ASCII', () => {
+  it('reads an ASCII block as one string exactly as field by field: corpus blocks and mutations of them', () => {
+    const blocks = corpusBlocks
+      .map((b) => Buffer.from(b, 'latin1'))
+      .filter((b) => b.every((byte) => byte < 0x80));
+    expect(blocks.length).toBeGreaterThan(10);
+    const pieces = ['\r\n', '\n', '\r', ' ', '\t', ':', 'From ', 'X', '\r\n\r\n', '\n ', '=?utf-8?q?a?='];
+    let seed = 5;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const cases = [
+      ...blocks,
+      Buffer.from('From a@b Mon\r\nFrom: x\r\n'),
+      Buffer.from('Subject: a\r\n\tb\n c\r\rd'),
+    ];
+    for (let round = 0; round < 3000; round++) {
+      let text = blocks[random(blocks.length)]!.toString('latin1').slice(0, 600);
+      for (let k = 1 + random(4); k > 0; k--) {
+        const at = random(text.length + 1);
+        const cut = random(3);
+        text = text.slice(0, at) + pieces[random(pieces.length)]! + text.slice(at + cut);
+      }
+      cases.push(Buffer.from(text, 'latin1'));
+    }
+    for (const block of cases) {
+      expect(parseHeaderBlock(block), JSON.stringify(block.toString('latin1').slice(0, 200))).toEqual(
+        parseHeaderBytes(block),
+      );
+    }
   });
 });
 

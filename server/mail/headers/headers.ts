@@ -52,6 +52,14 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseHeaderBlock(raw: Buffer | string): HeaderFields {
   const buf = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  // Nearly every header block is ASCII: then it is read as one string, the same way, without a Buffer view
+  // and a string per field (the scan thread's most common garbage, bench:scan).
+  if (isAscii(buf)) return buildFields(splitText(buf.toString('latin1')));
+  return parseHeaderBytes(buf);
+}
+
+/** parseHeaderBlock for any bytes, field by field; exported so the tests can hold the ASCII path to it. */
+export function parseHeaderBytes(buf: Buffer): HeaderFields {
   const fields = splitFields(buf);
   const fallback = fallbackCharset(fields);
   const pairs: HeaderPair[] = fields.map((f) => ({
@@ -86,6 +94,8 @@ interface RawField {
   value: Buffer;
 }
 
+const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
+
 function splitFields(buf: Buffer): RawField[] {
   // A field is one contiguous run of the buffer: its first line after the colon and the continuation
   // lines right below it. Runs are collected, not copies, so a field folded into a hundred thousand
@@ -118,10 +128,43 @@ function splitFields(buf: Buffer): RawField[] {
     const colon = buf.subarray(lineStart, end).indexOf(0x3a);
     const name = colon > 0 ? buf.toString('latin1', lineStart, lineStart + colon).trimEnd() : '';
     // A line that is neither a field nor a continuation is noise; drop it rather than guess.
-    open = /^[\x21-\x39\x3b-\x7e]+$/.test(name);
+    open = FIELD_NAME.test(name);
     if (open) fields.push({ name, start: lineStart + colon + 1, end });
   }
   return fields.map((f) => ({ name: f.name, value: joinLines(buf.subarray(f.start, f.end)) }));
+}
+
+/** splitFields and decodeFieldBytes over text whose every character is a byte (an ASCII block). */
+function splitText(text: string): HeaderPair[] {
+  const fields: Array<{ name: string; start: number; end: number }> = [];
+  let open = false;
+  let start = 0;
+  let first = true;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    let end = nl === -1 ? text.length : nl;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    if (end === start) break;
+    const lineStart = start;
+    start = nl === -1 ? text.length : nl + 1;
+    const isFirst = first;
+    first = false;
+    if (isFirst && end - lineStart > 5 && text.startsWith('From ', lineStart)) continue;
+    const c = text.charCodeAt(lineStart);
+    if (c === 0x20 || c === 0x09) {
+      const field = fields.at(-1);
+      if (open && field) field.end = end;
+      continue;
+    }
+    const colon = text.indexOf(':', lineStart);
+    const name = colon > lineStart && colon < end ? text.slice(lineStart, colon).trimEnd() : '';
+    open = FIELD_NAME.test(name);
+    if (open) fields.push({ name, start: colon + 1, end });
+  }
+  return fields.map((f) => {
+    const value = text.slice(f.start, f.end);
+    return { name: f.name, value: (value.includes('\n') ? value.replace(/\r?\n/g, '') : value).trim() };
+  });
 }
 
 /** The bytes of a folded field with the line breaks (CRLF or LF) between its lines taken out. */
