@@ -93,6 +93,27 @@ async function markSeenImap(user: string, password: string, subject: string): Pr
   }
 }
 
+/** What the user does in their mail client: deletes the messages with this subject for good. */
+async function expungeImap(user: string, password: string, subject: string): Promise<void> {
+  const client = new ImapFlow({
+    host: dovecot.host,
+    port: dovecot.port,
+    secure: false,
+    auth: { user, pass: password },
+    logger: false,
+  });
+  await client.connect();
+  const lock = await client.getMailboxLock('INBOX');
+  try {
+    const uids = await client.search({ subject }, { uid: true });
+    expect(uids).not.toEqual([]);
+    await client.messageDelete(uids || [], { uid: true });
+  } finally {
+    lock.release();
+    await client.logout();
+  }
+}
+
 describe('read states at the adapters', () => {
   it('IMAP with CONDSTORE: the scan reads \\Seen with the headers, the check only the flags changed since', async () => {
     const user = await newImapUser(dovecot, 'condstore', opened);
@@ -141,6 +162,24 @@ describe('read states at the adapters', () => {
     expect(both).toHaveLength(1);
     expect(flagsOf(both)).toEqual([{ id: threeId, seen: true }]);
     expect(seenBySubject(both)).toEqual({ Four: false });
+
+    // New mail no wider than a batch is fetched whole, without asking first which of its UIDs exist (UID
+    // SEARCH); one expunged in the middle is simply not answered. Wider than a batch, the UIDs are searched
+    // for and cut into batches as before.
+    for (const subject of ['Five', 'Gone', 'Six'])
+      await dovecot.deliver(user.user, 'INBOX', rawMessage({ from: NEWS, subject, date: ago(0) }));
+    await expungeImap(user.user, user.password, 'Gone');
+    const small = commandLog();
+    const fresh = await collect(user.provider({ logger: small.logger }).changesSince(lastState(both)));
+    expect(seenBySubject(fresh)).toEqual({ Five: false, Six: false });
+    expect(small.commands.filter((c) => c.includes('SEARCH'))).toEqual([]);
+    expect(small.commands.filter((c) => / UID FETCH \d+:\d+ .*HEADER/.test(c))).toHaveLength(1);
+    const wide = commandLog();
+    const batched = await collect(
+      user.provider({ logger: wide.logger, batchSize: 1 }).changesSince(lastState(both)),
+    );
+    expect(batched.map((b) => b.messages.map((m) => m.fields.subject))).toEqual([['Six'], ['Five']]);
+    expect(wide.commands.filter((c) => c.includes('UID SEARCH'))).toHaveLength(1);
   });
 
   it('IMAP without CONDSTORE: the check fetches the flags of the known messages only', async () => {

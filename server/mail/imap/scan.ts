@@ -181,10 +181,19 @@ async function* walk(
   progress: { scanned: number; total: number },
   carry: Carry,
 ): AsyncGenerator<HeaderBatch> {
-  const ranges =
-    cp.scannedDownTo > cp.floor ? await searchUids(run.client, cp.floor, cp.scannedDownTo - 1) : [];
   // A fresh scan's first batch is small: the user waits for the first subscriptions to appear.
   const first = run.mode === 'scan' && run.state.scanned === 0 ? FIRST_BATCH : run.batchSize;
+  const lo = cp.floor;
+  const hi = cp.scannedDownTo - 1;
+  // A pending range no wider than one batch is fetched whole (a FETCH names only the UIDs that exist):
+  // asking first which of them exist (UID SEARCH) would cost a round trip to learn what the FETCH answers
+  // anyway. A daily check's new mail is nearly always such a range.
+  const ranges =
+    hi < lo
+      ? []
+      : hi - lo < Math.min(first, run.batchSize)
+        ? [{ lo, hi, count: hi - lo + 1 }]
+        : await searchUids(run.client, lo, hi);
   const chunks = chunkDescending(ranges, run.batchSize, first);
   if (chunks.length === 0) {
     cp.scannedDownTo = cp.floor;
