@@ -164,7 +164,7 @@ describe('read states at the adapters', () => {
     expect(seenBySubject(both)).toEqual({ Four: false });
 
     // New mail no wider than a batch is fetched whole, without asking first which of its UIDs exist (UID
-    // SEARCH); one expunged in the middle is simply not answered. Wider than a batch, the UIDs are searched
+    // SEARCH); one expunged meanwhile is simply not answered. Wider than a batch, the UIDs are searched
     // for and cut into batches as before.
     for (const subject of ['Five', 'Gone', 'Six'])
       await dovecot.deliver(user.user, 'INBOX', rawMessage({ from: NEWS, subject, date: ago(0) }));
@@ -178,7 +178,11 @@ describe('read states at the adapters', () => {
     const batched = await collect(
       user.provider({ logger: wide.logger, batchSize: 1 }).changesSince(lastState(both)),
     );
-    expect(batched.map((b) => b.messages.map((m) => m.fields.subject))).toEqual([['Six'], ['Five']]);
+    // One message per batch, highest UID first (the maildir's new mail gets its UIDs in no set order).
+    expect(batched.map((b) => b.messages.length)).toEqual([1, 1]);
+    const uids = batched.map((b) => Number(b.messages[0]!.id.split('/').at(-1)));
+    expect(uids[0]).toBeGreaterThan(uids[1]!);
+    expect(batched.map((b) => b.messages[0]!.fields.subject).sort()).toEqual(['Five', 'Six']);
     expect(wide.commands.filter((c) => c.includes('UID SEARCH'))).toHaveLength(1);
   });
 
@@ -234,6 +238,49 @@ describe('read states at the adapters', () => {
     } finally {
       await client.logout();
     }
+  });
+
+  it('IMAP: the check, on the scan thread, asks this thread for the known messages when it needs them', async () => {
+    const user = await newImapUser(dovecot, 'known', opened);
+    for (const [subject, days] of [
+      ['Kept', 3],
+      ['Other', 2],
+    ] as const) {
+      await dovecot.deliver(user.user, 'INBOX', rawMessage({ from: NEWS, subject, date: ago(days) }));
+    }
+    const scanned = await collect(user.provider().scan(null));
+    const kept = scanned.flatMap((b) => b.messages).find((m) => m.fields.subject === 'Kept')!.id;
+    // A folder scanned before read states were kept: no modseq to ask CHANGEDSINCE of.
+    const before = structuredClone(lastState(scanned)) as SyncState & {
+      folders: Record<string, { modseq: string | null }>;
+    };
+    before.folders.INBOX!.modseq = null;
+    await markSeenImap(user.user, user.password, 'Kept');
+
+    let asked = 0;
+    const knownMessages = async () => {
+      asked++;
+      return [kept];
+    };
+    const { logger, commands } = commandLog();
+    const checked = await collect(user.provider({ logger }).changesSince(before, { knownMessages }));
+    expect(asked).toBe(1);
+    expect(flagsOf(checked)).toEqual([{ id: kept, seen: true }]);
+    const uid = kept.split('/').at(-1);
+    expect(commands.filter((c) => c.includes('FETCH'))).toEqual([
+      expect.stringMatching(new RegExp(` UID FETCH ${uid} \\(UID FLAGS( MODSEQ)?\\)$`)),
+    ]);
+
+    // The database failing to answer fails the check with its reason; the thread serves the next one.
+    const failing = async (): Promise<string[]> => {
+      throw new Error('database gone');
+    };
+    await expect(collect(user.provider().changesSince(before, { knownMessages: failing }))).rejects.toThrow(
+      'database gone',
+    );
+    expect(flagsOf(await collect(user.provider().changesSince(before, { knownMessages })))).toEqual([
+      { id: kept, seen: true },
+    ]);
   });
 
   it('Gmail: the scan reads UNREAD from the metadata, the check the label changes from history', async () => {

@@ -1,5 +1,5 @@
 import type { ImapFlow } from 'imapflow';
-import type { ChangesOptions, Folder, HeaderBatch, MailProvider, SyncState } from '../provider.js';
+import type { Folder, MailProvider } from '../provider.js';
 import {
   closeClient,
   DEFAULT_TIMEOUTS,
@@ -8,10 +8,9 @@ import {
   toMailError,
 } from './connection.js';
 import type { HostConfig } from './presets.js';
-import { listMailboxes, syncMailbox } from './scan.js';
-import { scanInWorker } from './scan-thread.js';
+import { listMailboxes } from './scan.js';
+import { syncInWorker } from './scan-thread.js';
 import { sendViaSmtp } from './send.js';
-import { readState } from './state.js';
 import { moveSenderToTrash, restoreFromTrash } from './trash.js';
 
 export interface ImapProviderOptions extends ImapConnectionOptions {
@@ -56,20 +55,6 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     return next;
   }
 
-  // The daily check, on this thread's session (a full scan runs on the scan thread: scan-thread.ts).
-  async function* changes(
-    from: SyncState | null,
-    knownMessages?: ChangesOptions['knownMessages'],
-  ): AsyncGenerator<HeaderBatch> {
-    const state = readState(from);
-    const client = await connected();
-    try {
-      yield* syncMailbox({ client, mode: 'changes', state, batchSize, knownMessages });
-    } catch (err) {
-      throw toMailError(err, options, 'session', client);
-    }
-  }
-
   return {
     async verify() {
       // Someone is waiting on the add-mailbox screen: a server that goes quiet after the greeting gets the
@@ -89,9 +74,10 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
       }
     },
 
-    // A full scan parses on a worker thread while this one commits (scan-thread.ts).
-    scan: (from) => scanInWorker(options, from, batchSize),
-    changesSince: (state, options) => changes(state, options?.knownMessages),
+    // Scans and checks read the server on a worker thread while this one commits (scan-thread.ts).
+    scan: (from) => syncInWorker(options, 'scan', from, batchSize),
+    changesSince: (state, changes) =>
+      syncInWorker(options, 'changes', state, batchSize, changes?.knownMessages),
 
     send: (message) =>
       sendViaSmtp(

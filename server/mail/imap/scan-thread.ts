@@ -1,22 +1,35 @@
 import { Worker } from 'node:worker_threads';
-import { type HeaderBatch, MailAuthError, MailConnectionError, type SyncState } from '../provider.js';
+import type { Logger } from 'imapflow';
+import {
+  type ChangesOptions,
+  type HeaderBatch,
+  MailAuthError,
+  MailConnectionError,
+  type SyncState,
+} from '../provider.js';
 import { type ConnectTarget, connectTarget, type ImapConnectionOptions } from './connection.js';
 
 /**
- * A full scan (or a resumed one) runs its IMAP connection on a worker thread: ImapFlow's parsing of the
- * FETCH answers and the header fields' parsing happen there, while the main thread commits the batch
- * before (docs/decisions.md, "Scan speed"). The main thread keeps what must not leave it: the host policy
- * and the resolver (connectTarget judges every address; the worker connects only to those), and the
- * database. The daily check stays on the main thread: it is short and asks the database for known UIDs.
+ * A full scan (or a resumed one) and the daily check run their IMAP connection on a worker thread:
+ * ImapFlow's parsing of the FETCH answers and the header fields' parsing happen there, and the server's
+ * answers are read while the main thread commits the batch before (docs/decisions.md, "Scan speed"). The
+ * main thread keeps what must not leave it: the host policy and the resolver (connectTarget judges every
+ * address; the worker connects only to those), and the database, which the worker asks for the known
+ * messages when a check needs them (a server without CONDSTORE).
  */
 
-/** What the worker is started with: plain data only (no resolver, no logger). */
+/** What the worker is started with: plain data only (no resolver; log entries come back as messages). */
 export interface ScanWorkerInput {
   options: Pick<ImapConnectionOptions, 'host' | 'port' | 'secure' | 'user' | 'password' | 'timeouts'>;
   target: ConnectTarget;
+  mode: 'scan' | 'changes';
   state: SyncState | null;
   batchSize: number;
+  /** The caller gave the provider a logger: ImapFlow's entries are sent back to it. */
+  log: boolean;
 }
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** A failure crossing the thread boundary: the port's errors keep their class by `kind`. */
 export interface WireError {
@@ -28,11 +41,14 @@ export interface WireError {
 export type FromWorker =
   | { type: 'batch'; id: number; batch: HeaderBatch }
   | { type: 'done'; id: number }
-  | { type: 'error'; id: number; error: WireError };
+  | { type: 'error'; id: number; error: WireError }
+  | { type: 'known'; id: number }
+  | { type: 'log'; id: number; level: LogLevel; entry: unknown };
 
 export type ToWorker =
   | { type: 'start'; id: number; input: ScanWorkerInput }
   | { type: 'ack'; id: number }
+  | { type: 'known'; id: number; ids: string[] }
   | { type: 'stop'; id: number };
 
 /**
@@ -113,18 +129,23 @@ function scanThread(): NonNullable<typeof pool> {
   return current;
 }
 
-export async function* scanInWorker(
+/** A scan (`mode` 'scan', from a checkpoint or null) or a daily check ('changes') on the thread. */
+export async function* syncInWorker(
   options: ImapConnectionOptions,
+  mode: ScanWorkerInput['mode'],
   from: SyncState | null,
   batchSize: number,
+  knownMessages?: ChangesOptions['knownMessages'],
 ): AsyncGenerator<HeaderBatch> {
   const target = await connectTarget(options, options);
-  const { host, port, secure, user, password, timeouts } = options;
+  const { host, port, secure, user, password, timeouts, logger } = options;
   const input: ScanWorkerInput = {
     options: { host, port, secure, user, password, ...(timeouts ? { timeouts } : {}) },
     target,
+    mode,
     state: from,
     batchSize,
+    log: logger !== undefined,
   };
   const thread = scanThread();
   const id = nextId++;
@@ -143,7 +164,21 @@ export async function* scanInWorker(
       while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
       const e = inbox.shift()!;
-      if (e.type === 'batch') {
+      if (e.type === 'log') {
+        log(logger, e.level, e.entry);
+      } else if (e.type === 'known') {
+        // Asked once per check, and only of a server without CONDSTORE: the thread waits for the answer, so
+        // a failure to read them fails the check as it would on this thread.
+        let ids: string[];
+        try {
+          ids = (await knownMessages?.()) ?? [];
+        } catch (err) {
+          ended = true;
+          thread.worker.postMessage({ type: 'stop', id } satisfies ToWorker);
+          throw err;
+        }
+        thread.worker.postMessage({ type: 'known', id, ids } satisfies ToWorker);
+      } else if (e.type === 'batch') {
         yield e.batch;
         thread.worker.postMessage({ type: 'ack', id } satisfies ToWorker);
       } else if (e.type === 'done') {
@@ -163,4 +198,8 @@ export async function* scanInWorker(
     thread.scans.delete(id);
     if (thread.scans.size === 0) thread.worker.unref();
   }
+}
+
+function log(logger: Logger | undefined, level: LogLevel, entry: unknown): void {
+  logger?.[level]?.(entry as object);
 }

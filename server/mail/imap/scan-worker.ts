@@ -1,19 +1,20 @@
 import { parentPort } from 'node:worker_threads';
-import type { ImapFlow } from 'imapflow';
+import type { ImapFlow, Logger } from 'imapflow';
 import { closeClient, openClientAt, toMailError } from './connection.js';
 import { syncMailbox } from './scan.js';
 import {
   BATCHES_AHEAD,
   type FromWorker,
+  type LogLevel,
   type ScanWorkerInput,
   type ToWorker,
   toWire,
 } from './scan-thread.js';
 import { readState } from './state.js';
 
-// The worker side of scan-thread.ts: any number of scans, each with its own connection, batches handed over
-// as they come, at most BATCHES_AHEAD of a scan waiting for the main thread (the memory a slow commit can
-// hold).
+// The worker side of scan-thread.ts: any number of scans and checks, each with its own connection, batches
+// handed over as they come, at most BATCHES_AHEAD of a run waiting for the main thread (the memory a slow
+// commit can hold).
 
 const port = parentPort!;
 
@@ -22,6 +23,8 @@ interface Running {
   waiting: (() => void) | null;
   client: ImapFlow | undefined;
   stopped: boolean;
+  /** The main thread's answer to a check's question for the known messages. */
+  known: { resolve: (ids: string[]) => void; reject: (err: Error) => void } | null;
 }
 
 const scans = new Map<number, Running>();
@@ -35,25 +38,50 @@ port.on('message', (m: ToWorker) => {
   if (!scan) return;
   if (m.type === 'ack') {
     scan.credits += 1;
+  } else if (m.type === 'known') {
+    scan.known?.resolve(m.ids);
+    scan.known = null;
+    return;
   } else {
     // The main thread stopped listening: the connection goes, which ends the walk where it waits.
     scan.stopped = true;
+    scan.known?.reject(new Error('The run was stopped.'));
+    scan.known = null;
     scan.client?.close();
   }
   scan.waiting?.();
 });
 
 async function run(id: number, input: ScanWorkerInput): Promise<void> {
-  const scan: Running = { credits: BATCHES_AHEAD, waiting: null, client: undefined, stopped: false };
+  const scan: Running = {
+    credits: BATCHES_AHEAD,
+    waiting: null,
+    client: undefined,
+    stopped: false,
+    known: null,
+  };
   scans.set(id, scan);
   const send = (m: FromWorker) => {
     if (!scan.stopped) port.postMessage(m);
   };
+  const logger = input.log ? forwardingLogger(id, send) : undefined;
+  const knownMessages = () =>
+    new Promise<string[]>((resolve, reject) => {
+      if (scan.stopped) return reject(new Error('The run was stopped.'));
+      scan.known = { resolve, reject };
+      send({ type: 'known', id });
+    });
   try {
-    scan.client = await openClientAt(input.options, input.target);
+    scan.client = await openClientAt({ ...input.options, ...(logger ? { logger } : {}) }, input.target);
     if (scan.stopped) return;
     const state = readState(input.state);
-    const walk = syncMailbox({ client: scan.client, mode: 'scan', state, batchSize: input.batchSize });
+    const walk = syncMailbox({
+      client: scan.client,
+      mode: input.mode,
+      state,
+      batchSize: input.batchSize,
+      knownMessages,
+    });
     for await (const batch of walk) {
       while (scan.credits === 0 && !scan.stopped)
         await new Promise<void>((resolve) => (scan.waiting = resolve));
@@ -69,4 +97,22 @@ async function run(id: number, input: ScanWorkerInput): Promise<void> {
     scans.delete(id);
     if (scan.client) await closeClient(scan.client).catch(() => {});
   }
+}
+
+/** ImapFlow's log entries, sent to the main thread's logger as plain data (what a structured clone keeps). */
+function forwardingLogger(id: number, send: (m: FromWorker) => void): Logger {
+  const at =
+    (level: LogLevel) =>
+    (entry: object): void => {
+      let plain: unknown;
+      try {
+        plain = structuredClone(entry);
+      } catch {
+        plain = JSON.parse(
+          JSON.stringify(entry, (_key, value) => (typeof value === 'bigint' ? String(value) : value)),
+        );
+      }
+      send({ type: 'log', id, level, entry: plain });
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
