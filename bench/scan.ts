@@ -39,7 +39,8 @@ function message(i: number, sender: number, ageDays: number): string {
   });
 }
 
-async function imapFloor(port: number): Promise<number> {
+/** ImapFlow alone, logged in as the bench's user. */
+async function connected(port: number): Promise<ImapFlow> {
   const client = new ImapFlow({
     host: '127.0.0.1',
     port,
@@ -48,6 +49,11 @@ async function imapFloor(port: number): Promise<number> {
     logger: false,
   });
   await client.connect();
+  return client;
+}
+
+async function imapFloor(port: number): Promise<number> {
+  const client = await connected(port);
   const started = performance.now();
   let n = 0;
   for (const folder of FOLDERS) {
@@ -147,14 +153,7 @@ async function socketSession(port: number, commands: string[]): Promise<{ ms: nu
 
 /** Each folder's UIDNEXT and HIGHESTMODSEQ: where a daily check starts from. */
 async function checkpoints(port: number): Promise<Map<string, { uidNext: number; modseq: bigint }>> {
-  const client = new ImapFlow({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    auth: { user: USER, pass: PASSWORD },
-    logger: false,
-  });
-  await client.connect();
+  const client = await connected(port);
   const marks = new Map<string, { uidNext: number; modseq: bigint }>();
   for (const folder of FOLDERS) {
     const status = await client.status(folder, { uidNext: true, highestModseq: true });
@@ -176,14 +175,7 @@ async function checkFloor(
   marks: Map<string, { uidNext: number; modseq: bigint }>,
 ): Promise<{ ms: number; fetched: number }> {
   const started = performance.now();
-  const client = new ImapFlow({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    auth: { user: USER, pass: PASSWORD },
-    logger: false,
-  });
-  await client.connect();
+  const client = await connected(port);
   await client.list({ statusQuery: { messages: true, uidNext: true, uidValidity: true } });
   let fetched = 0;
   for (const folder of FOLDERS) {

@@ -72,8 +72,16 @@ function commandLog(): { logger: Logger; commands: string[] } {
   return { logger: { debug: entry, info: entry, warn: () => {}, error: () => {} }, commands };
 }
 
-/** What the user does in their mail client: sets \Seen on the messages with this subject. */
-async function markSeenImap(user: string, password: string, subject: string): Promise<void> {
+/**
+ * What the user does in their mail client to the INBOX messages with this subject: reads them (sets
+ * \Seen) or deletes them for good.
+ */
+async function actInMailClient(
+  user: string,
+  password: string,
+  subject: string,
+  act: 'read' | 'expunge',
+): Promise<void> {
   const client = new ImapFlow({
     host: dovecot.host,
     port: dovecot.port,
@@ -86,33 +94,18 @@ async function markSeenImap(user: string, password: string, subject: string): Pr
   try {
     const uids = await client.search({ subject }, { uid: true });
     expect(uids).not.toEqual([]);
-    await client.messageFlagsAdd(uids || [], ['\\Seen'], { uid: true });
+    if (act === 'read') await client.messageFlagsAdd(uids || [], ['\\Seen'], { uid: true });
+    else await client.messageDelete(uids || [], { uid: true });
   } finally {
     lock.release();
     await client.logout();
   }
 }
 
-/** What the user does in their mail client: deletes the messages with this subject for good. */
-async function expungeImap(user: string, password: string, subject: string): Promise<void> {
-  const client = new ImapFlow({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    auth: { user, pass: password },
-    logger: false,
-  });
-  await client.connect();
-  const lock = await client.getMailboxLock('INBOX');
-  try {
-    const uids = await client.search({ subject }, { uid: true });
-    expect(uids).not.toEqual([]);
-    await client.messageDelete(uids || [], { uid: true });
-  } finally {
-    lock.release();
-    await client.logout();
-  }
-}
+const markSeenImap = (user: string, password: string, subject: string) =>
+  actInMailClient(user, password, subject, 'read');
+const expungeImap = (user: string, password: string, subject: string) =>
+  actInMailClient(user, password, subject, 'expunge');
 
 describe('read states at the adapters', () => {
   it('IMAP with CONDSTORE: the scan reads \\Seen with the headers, the check only the flags changed since', async () => {
