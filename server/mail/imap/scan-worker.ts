@@ -108,9 +108,16 @@ function forwardingLogger(id: number, send: (m: FromWorker) => void): Logger {
       try {
         plain = structuredClone(entry);
       } catch {
-        plain = JSON.parse(
-          JSON.stringify(entry, (_key, value) => (typeof value === 'bigint' ? String(value) : value)),
-        );
+        // A function or the like somewhere in the entry: its other fields still go.
+        const fields: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(entry)) {
+          try {
+            fields[key] = structuredClone(value);
+          } catch {
+            fields[key] = String(value);
+          }
+        }
+        plain = fields;
       }
       send({ type: 'log', id, level, entry: plain });
     };
