@@ -79,11 +79,7 @@ export function simpleMailbox(text: string): { address: string; name: string } |
   const open = text.indexOf('<');
   if (open === -1) {
     const address = text.trim();
-    const at = address.indexOf('@');
-    if (at === -1 || address.indexOf('@', at + 1) !== -1) return null;
-    if (SPACE.test(address) || hasSpecial(address.slice(0, at)) || hasSpecial(address.slice(at + 1)))
-      return null;
-    return { address, name: '' };
+    return plainAddress(address) ? { address, name: '' } : null;
   }
   const close = text.indexOf('>', open);
   if (close === -1 || text.indexOf('<', open + 1) !== -1 || text.indexOf('>', close + 1) !== -1) return null;
@@ -91,11 +87,14 @@ export function simpleMailbox(text: string): { address: string; name: string } |
   const name = text.slice(0, open);
   if (hasSpecial(name)) return null;
   const address = text.slice(open + 1, close);
+  return plainAddress(address) ? { address, name: name.trim() } : null;
+}
+
+/** `local@domain`: exactly one `@`, no white space, no special on either side. */
+function plainAddress(address: string): boolean {
   const at = address.indexOf('@');
-  if (at === -1 || address.indexOf('@', at + 1) !== -1) return null;
-  if (SPACE.test(address) || hasSpecial(address.slice(0, at)) || hasSpecial(address.slice(at + 1)))
-    return null;
-  return { address, name: name.trim() };
+  if (at === -1 || address.indexOf('@', at + 1) !== -1) return false;
+  return !SPACE.test(address) && !hasSpecial(address.slice(0, at)) && !hasSpecial(address.slice(at + 1));
 }
 
 /** At most MAX_NAME_LENGTH UTF-16 units, never half of a surrogate pair. */
