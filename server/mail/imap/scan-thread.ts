@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from 'imapflow';
 import {
   type ChangesOptions,
   type HeaderBatch,
@@ -15,7 +14,8 @@ import { type ConnectTarget, connectTarget, type ImapConnectionOptions } from '.
  * answers are read while the main thread commits the batch before (docs/decisions.md, "Scan speed"). The
  * main thread keeps what must not leave it: the host policy and the resolver (connectTarget judges every
  * address; the worker connects only to those), and the database, which the worker asks for the known
- * messages when a check needs them (a server without CONDSTORE).
+ * messages when a check needs them (no CHANGEDSINCE: a server without CONDSTORE, or a folder scanned
+ * before read states were kept).
  */
 
 /** What the worker is started with: plain data only (no resolver; log entries come back as messages). */
@@ -165,18 +165,11 @@ export async function* syncInWorker(
       wake = null;
       const e = inbox.shift()!;
       if (e.type === 'log') {
-        log(logger, e.level, e.entry);
+        logger?.[e.level]?.(e.entry as object);
       } else if (e.type === 'known') {
-        // Asked once per check, and only of a server without CONDSTORE: the thread waits for the answer, so
-        // a failure to read them fails the check as it would on this thread.
-        let ids: string[];
-        try {
-          ids = (await knownMessages?.()) ?? [];
-        } catch (err) {
-          ended = true;
-          thread.worker.postMessage({ type: 'stop', id } satisfies ToWorker);
-          throw err;
-        }
+        // Asked at most once per check, and only when flags cannot be asked for by CHANGEDSINCE: the thread
+        // waits for the answer, and a failure to read them fails the check (`finally` stops the thread's run).
+        const ids = (await knownMessages?.()) ?? [];
         thread.worker.postMessage({ type: 'known', id, ids } satisfies ToWorker);
       } else if (e.type === 'batch') {
         yield e.batch;
@@ -198,8 +191,4 @@ export async function* syncInWorker(
     thread.scans.delete(id);
     if (thread.scans.size === 0) thread.worker.unref();
   }
-}
-
-function log(logger: Logger | undefined, level: LogLevel, entry: unknown): void {
-  logger?.[level]?.(entry as object);
 }
