@@ -28,7 +28,7 @@ describe('preparedQueries', () => {
       };
     return {
       prepared: Object.assign(
-        ((shape, values, build, on) => prepared(shape, values, counted(build), on)) as typeof prepared,
+        ((shape, values, build) => prepared(shape, values, counted(build))) as typeof prepared,
         {
           compile: ((shape, slots, build) =>
             prepared.compile(shape, slots, counted(build))) as typeof prepared.compile,

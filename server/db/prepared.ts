@@ -29,12 +29,10 @@ export function preparedQueries(db: Pick<Db, 'executeQuery'>) {
     return query;
   }
 
-  /** `on`: a transaction to run in instead of the database (the compiled query is the same). */
   async function run<V extends Record<string, unknown>, R>(
     shape: string,
     values: V,
     build: (values: V) => Compilable<R>,
-    on: Pick<Db, 'executeQuery'> = db,
   ): Promise<R[]> {
     const query = compile(
       shape,
@@ -42,7 +40,7 @@ export function preparedQueries(db: Pick<Db, 'executeQuery'>) {
       build,
     );
     const parameters = query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
-    const result = await on.executeQuery<R>({ ...query, parameters });
+    const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows as R[];
   }
 
