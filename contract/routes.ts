@@ -105,3 +105,25 @@ export const API_PREFIXES = [
   '/rss.xml',
   '/robots.txt',
 ] as const;
+
+/**
+ * The same-site screen path of `value` (path, query, hash), or null for anything else: where a browser is
+ * sent back to (after signing in; from Stripe's portal), so a crafted link can send nobody elsewhere.
+ */
+export function safeReturnPath(value: string | null | undefined, origin: string): string | null {
+  if (!value?.startsWith('/') || value.startsWith('//')) return null;
+  // Backslashes ("/\\host") and control characters (a tab or newline inside "//") are refused before
+  // parsing, which would read them as "//" or drop them.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: this refuses them
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(origin).origin) return null;
+  if (API_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return null;
+  // Serialized, so a character a header cannot carry (non-ASCII) arrives percent-encoded.
+  return `${url.pathname}${url.search}${url.hash}`;
+}

@@ -282,6 +282,14 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     // Another site as the way back is ignored.
     const away = await client.get('/stripe/portal-return?to=%2F%2Fevil.example%2F');
     expect(away.headers.location).toBe('/genie/billing');
+    // Characters a Location header cannot carry: a clean redirect, never Fastify's 500.
+    for (const to of ['/%EF%BC%8Fevil.example', '/%7F', '/%0D%0ASet-Cookie:x=1', '%2F%5Cevil.example']) {
+      const odd = await client.get(`/stripe/portal-return?to=${to}`);
+      expect(odd.statusCode, to).toBe(302);
+      expect(odd.headers.location, to).toMatch(/^\/[\x21-\x7e]*$/);
+    }
+    const wide = await client.get('/stripe/portal-return?to=%2F%EF%BC%8Fevil.example');
+    expect(wide.headers.location).toBe('/%EF%BC%8Fevil.example');
   });
 
   it('cancels the subscription when the account is deleted', async () => {

@@ -6,7 +6,7 @@ import {
   type Plan,
   type Price,
 } from '../../../contract/api.js';
-import { API, SCREENS } from '../../../contract/routes.js';
+import { API, safeReturnPath as contractSafeReturnPath, SCREENS } from '../../../contract/routes.js';
 import type { StripeSettings } from '../../integrations/stripe.js';
 import { HttpError } from '../../lib/errors.js';
 import type { Repositories } from '../repositories.js';
@@ -134,12 +134,9 @@ export function sameSiteUrl(candidate: string | undefined, publicUrl: string): s
   }
 }
 
-/** A path on this site to send the browser back to (never `//host` or a backslash trick), else null. */
-export function safeReturnPath(candidate: string | undefined): string | null {
-  if (!candidate?.startsWith('/') || candidate.startsWith('//') || /[\\\s]/.test(candidate)) {
-    return null;
-  }
-  return candidate.length <= 2048 ? candidate : null;
+/** A path on this site to send the browser back to (the contract's rule), else null. */
+export function safeReturnPath(candidate: string | undefined, publicUrl: string): string | null {
+  return candidate && candidate.length <= 2048 ? contractSafeReturnPath(candidate, publicUrl) : null;
 }
 
 export function createBillingService(deps: BillingDeps) {
@@ -216,7 +213,7 @@ export function createBillingService(deps: BillingDeps) {
     const url = sameSiteUrl(originalUrl, publicUrl);
     if (!url) return fallback;
     const { pathname, search } = new URL(url);
-    return safeReturnPath(pathname + search) ?? fallback;
+    return safeReturnPath(pathname + search, publicUrl) ?? fallback;
   }
 
   async function makePaymentLink(
@@ -362,7 +359,7 @@ export function createBillingService(deps: BillingDeps) {
 
     /** The portal's return URL: syncs the user's customer, then back to the page they came from. */
     async portalReturn(userId: string, to: string | undefined): Promise<string> {
-      const target = safeReturnPath(to) ?? SCREENS.billing;
+      const target = safeReturnPath(to, publicUrl) ?? SCREENS.billing;
       const account = settings ? await repo.accountOfUser(userId) : undefined;
       if (account) {
         try {

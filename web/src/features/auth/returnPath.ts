@@ -3,29 +3,14 @@
 // screens keep it in sessionStorage, because a Google or Microsoft sign-in leaves the SPA and the
 // server brings it back to /genie/subscriptions. Only paths of this site's screens are accepted, never
 // another origin nor a server path, so that a crafted link cannot send anyone elsewhere.
-import { API_PREFIXES, SCREENS } from '../../../../contract/routes.js';
+import { SCREENS, safeReturnPath } from '../../../../contract/routes.js';
 
 export const RETURN_PATH_KEY = 'inbox-genie.return-path';
 /** A stored path older than this is forgotten (a sign-up abandoned and done later is a fresh start). */
 export const RETURN_PATH_TTL_MS = 30 * 60 * 1000;
 
-/** The same-site screen path of `value` (path, query, hash), or null for anything else. */
-export function safeReturnPath(value: string | null | undefined, origin: string): string | null {
-  if (!value?.startsWith('/') || value.startsWith('//')) return null;
-  // Backslashes ("/\\host") and control characters (a tab or newline inside "//") are refused before
-  // parsing, which would read them as "//" or drop them.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: this refuses them
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
-  let url: URL;
-  try {
-    url = new URL(value, origin);
-  } catch {
-    return null;
-  }
-  if (url.origin !== new URL(origin).origin) return null;
-  if (API_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
+// The rule itself is the contract's, shared with the server's return URLs.
+export { safeReturnPath };
 
 type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
