@@ -11,6 +11,7 @@ import {
   type SyncState,
 } from '../server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { startImapProxy } from './helpers/imap-proxy.js';
 import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 
 // The IMAP adapter against a real Dovecot (docs/decisions.md, test tiers): one server for the file, one user per test. Logins
@@ -19,6 +20,7 @@ import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 let dovecot: Dovecot;
 const providers: MailProvider[] = [];
 const servers: Server[] = [];
+const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   dovecot = await startDovecot();
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((p) => p.close()));
   await Promise.all(servers.splice(0).map((s) => closeServer(s)));
+  await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
 afterAll(async () => {
@@ -425,6 +428,41 @@ describe('changesSince', () => {
     expect(fresh.map((m) => m.fields.subject).sort()).toEqual(
       [`${CAFE} #1`, `${CAFE} #2`, ...[4, 5, 6, 7, 8].map((n) => `INBOX #${n}`)].sort(),
     );
+  });
+});
+
+describe('a server whose SELECT answer has no UIDNEXT (as Courier IMAP)', () => {
+  it('scans every message and checks for new mail with UIDNEXT from STATUS or the highest UID', async () => {
+    const u = await newUser('nouidnext');
+    for (let n = 1; n <= 5; n++) await u.deliver('INBOX', simple('INBOX', n));
+    for (let n = 1; n <= 3; n++) await u.deliver(CAFE, simple(CAFE, n));
+    const proxy = await startImapProxy({ upstream: dovecot, stripUidNext: true });
+    cleanups.push(proxy.close);
+    const provider = u.provider({ port: proxy.port, batchSize: 2 });
+
+    const scan = await collect(provider.scan(null));
+    const scanned = all(scan);
+    expect(scanned.map((m) => m.fields.subject).sort()).toEqual(
+      [...[1, 2, 3, 4, 5].map((n) => `INBOX #${n}`), ...[1, 2, 3].map((n) => `${CAFE} #${n}`)].sort(),
+    );
+    expectUnique(scanned);
+    expectNewestFirst(scanned);
+    const state = scan.at(-1)!.state as { folders: Record<string, { uidNext: number; done: boolean }> };
+    const highest = (folder: string) => Math.max(...scanned.filter((m) => m.folder === folder).map(uidOf));
+    expect(state.folders.INBOX).toMatchObject({ uidNext: highest('INBOX') + 1, done: true });
+    expect(state.folders[CAFE]).toMatchObject({ uidNext: highest(CAFE) + 1, done: true });
+
+    expect(await collect(provider.changesSince(scan.at(-1)!.state))).toEqual([]);
+    await u.deliver('INBOX', simple('INBOX', 6));
+    await u.deliver(CAFE, simple(CAFE, 4));
+    const check = await collect(provider.changesSince(scan.at(-1)!.state));
+    expect(
+      all(check)
+        .map((m) => m.fields.subject)
+        .sort(),
+    ).toEqual(['INBOX #6', `${CAFE} #4`].sort());
+    expectUnique([...scanned, ...all(check)]);
+    expect(proxy.commands.filter((c) => c === 'SELECT' || c === 'EXAMINE').length).toBeGreaterThan(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostLookup } from '../../lib/address-policy.js';
 import { MailConnectionError } from '../provider.js';
-import { connectTarget, imapFlowOptions, MailHostForbiddenError } from './connection.js';
+import { connectTarget, imapFlowOptions, MailHostForbiddenError, toMailError } from './connection.js';
 import { smtpTransportOptions } from './send.js';
 
 // Every connection to a mail server resolves its host at that moment, judges the addresses and
@@ -105,5 +105,30 @@ describe('connect options', () => {
       tls: { servername: 'smtp.mail.example' },
       auth: { user: 'u@example.com', pass: 'pw' },
     });
+  });
+});
+
+describe('toMailError', () => {
+  const at = { host: 'imap.example.com', port: 993 };
+
+  it('says a command ImapFlow refused before sending it is our error, not the server’s', () => {
+    const refused = Object.assign(new Error('Invalid sequence set value'), { code: 'InvalidSequenceSet' });
+    const err = toMailError(refused, at, 'session');
+    expect(err).not.toBeInstanceOf(MailConnectionError);
+    expect(err.message).toMatch(/^Inbox Genie made an invalid request/);
+    expect(err.message).toContain("an error on our side, not the server's");
+    expect(err.message).toContain('Invalid sequence set value');
+    expect(err.message).not.toMatch(/server at imap\.example\.com:993 failed/);
+  });
+
+  it('still reports a command the server answered NO or BAD as the server’s failure', () => {
+    const no = Object.assign(new Error('Command failed'), {
+      responseStatus: 'NO',
+      responseText: 'Mailbox is locked',
+      command: 'SELECT',
+    });
+    const err = toMailError(no, at, 'session');
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect(err.message).toBe('The mail server at imap.example.com:993 failed a command: Mailbox is locked');
   });
 });

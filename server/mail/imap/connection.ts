@@ -185,6 +185,16 @@ export function toMailError(
     return new MailAuthError(AUTH_REFUSED, { cause: err });
   }
   const lost = client !== undefined && !client.usable;
+  if (e.code && CLIENT_SIDE_CODES.has(e.code)) {
+    // ImapFlow refused a command of ours before sending it: the server never saw it, so it is not blamed.
+    return Object.assign(
+      new Error(
+        `Inbox Genie made an invalid request, refused before it reached the mail server at ${at} (an error on our side, not the server's): ${e.message ?? 'unknown error'}`,
+        { cause: err },
+      ),
+      { code: e.code },
+    );
+  }
   if (phase === 'session' && lost) {
     return new MailConnectionError(`The connection to the mail server at ${at} was lost.`, { cause: err });
   }
@@ -199,6 +209,19 @@ export function toMailError(
   }
   return err instanceof Error ? err : new Error(String(err));
 }
+
+// ImapFlow's codes for a command it would not send (invalid values, API misuse): failures of the caller.
+const CLIENT_SIDE_CODES = new Set([
+  'InvalidStringValue',
+  'InvalidTokenValue',
+  'InvalidTextValue',
+  'InvalidSequenceSet',
+  'InvalidSearchQuery',
+  'InvalidMessageContent',
+  'InstanceReused',
+  'NoMailboxSelected',
+  'UnsupportedTransportOption',
+]);
 
 function isImapError(e: ImapFlowError): boolean {
   return Boolean(e.code || e.responseStatus || e.command);

@@ -90,7 +90,7 @@ export async function* syncMailbox(run: SyncRun): AsyncGenerator<HeaderBatch> {
       const box = run.client.mailbox;
       if (!box || box.path !== folder.path) throw connectionLost('SELECT');
       const uidValidity = box.uidValidity.toString();
-      const uidNext = box.uidNext;
+      const uidNext = await selectedUidNext(run.client, folder.status, uidValidity);
       // As of this SELECT (EXAMINE): flag changes made while the walk runs are read again next time.
       const modseq =
         run.client.enabled.has('CONDSTORE') && !box.noModseq && box.highestModseq
@@ -155,6 +155,33 @@ function expectedNew(
   const pending = cp.done ? 0 : cp.scannedDownTo - cp.floor;
   const fresh = Math.max(0, (seen.uidNext ?? cp.uidNext) - cp.uidNext);
   return Math.min(messages, pending + fresh);
+}
+
+const isUid = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
+
+/**
+ * UIDNEXT of the folder just selected. RFC 3501 has SELECT and EXAMINE answer it, but not every server does:
+ * Courier IMAP answers it to STATUS only. Then the value STATUS gave when the folders were listed (same
+ * UIDVALIDITY), raised to the highest UID present + 1 (one `FETCH <exists> (UID)`), since STATUS may lag
+ * behind what SELECT sees. Either may be lower than the server's own UIDNEXT (its newest message expunged),
+ * never higher than a UID it will give new mail, which is all a checkpoint needs: UIDs at or above it are
+ * read by the next check.
+ */
+async function selectedUidNext(
+  client: ImapFlow,
+  status: ListedFolder['status'],
+  uidValidity: string,
+): Promise<number> {
+  const box = client.mailbox;
+  if (!box) throw connectionLost('SELECT');
+  if (isUid(box.uidNext)) return box.uidNext;
+  let next = status && status.uidValidity === uidValidity && isUid(status.uidNext) ? status.uidNext : 1;
+  if (box.exists > 0) {
+    const last = await client.fetchOne('*', { uid: true });
+    if (!client.usable || client.mailbox === false) throw connectionLost('FETCH');
+    if (last && isUid(last.uid)) next = Math.max(next, last.uid + 1);
+  }
+  return next;
 }
 
 async function lockFolder(client: ImapFlow, path: string): Promise<MailboxLockObject | null> {
