@@ -76,6 +76,10 @@ export const signinBodySchema = z
 export type CredentialsBody = z.infer<typeof signinBodySchema>;
 
 export const authResponseSchema = z.object({ redirectUrl: z.string() });
+
+/** GET /auth/email-verification: whether the signed-in user's address is proven. */
+export const emailStatusSchema = z.object({ email: z.string(), emailVerified: z.boolean() });
+export type EmailStatus = z.infer<typeof emailStatusSchema>;
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
 export const forgotPasswordBodySchema = z

@@ -12,7 +12,8 @@ export const MESSAGES = {
   appPasswordRequired: 'App-specific password is required.',
   contactIncomplete: 'Please fill in every field with a valid email address.',
   tooManyRequests: 'Too many requests from this IP, please try again later.',
-  emailTaken: 'An account with this email address already exists. Sign in instead.',
+  tooManySignins:
+    'Too many failed sign-ins for this address. Please wait a few minutes, or reset your password.',
   wrongCredentials: 'Incorrect email or password.',
   resetTokenInvalid: 'This reset link is invalid or has expired. Please request a new one.',
   csrf: 'Your session token is missing or out of date. Please reload the page and try again.',

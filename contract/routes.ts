@@ -8,6 +8,9 @@ export const API = {
   logout: '/auth/logout',
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
+  /** GET: the link mailed at sign-up; GET status and POST resend of the signed-in user: emailVerification. */
+  verifyEmail: '/auth/verify-email',
+  emailVerification: '/auth/email-verification',
   google: '/auth/google',
   outlook: '/auth/outlook',
   signinStatus: '/signin-status/',

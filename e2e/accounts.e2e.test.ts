@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_MESSAGES } from '../contract/validation.js';
-import { readOutbox, resetTokenFrom } from '../test/helpers/outbox.js';
+import { isResetMail, readOutbox, resetTokenFrom } from '../test/helpers/outbox.js';
 import { NOTICES } from '../web/src/components/notice.js';
 import {
   horizontalOverflow,
@@ -119,7 +119,7 @@ describe('accounts in the browser', () => {
 
     // The mail is sent after the answer: it may land in the outbox a moment later.
     const mail = await vi.waitFor(async () => {
-      const found = (await readOutbox(product.dataDir)).find((m) => m.to === email);
+      const found = (await readOutbox(product.dataDir)).find((m) => m.to === email && isResetMail(m));
       expect(found, 'reset mail in the outbox').toBeDefined();
       return found!;
     });

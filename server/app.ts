@@ -224,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHosts: parseHostList(config.imapAllowedHosts),
     lookup: deps.lookup,
     mailboxLimit: billing.mailboxLimit,
+    addressProven: accounts.mailboxProven,
   });
   // Webhook events a stopped process stored but did not sync are synced now (the in-process queue is
   // lost with its process; pg-boss keeps its jobs, and a second sync changes nothing).

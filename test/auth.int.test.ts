@@ -7,6 +7,7 @@ import {
   Client,
   createTestApp,
   DIALECTS,
+  isResetMail,
   readOutbox,
   resetTokenFrom,
   type TestApp,
@@ -108,14 +109,30 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(res.json().message).toEqual(expect.any(String));
     });
 
-    it('answers 409 for an address that already has an account, in any letter case', async () => {
-      const { email } = await signedUp();
-      const res = await new Client(t.app).post('/auth/signup', {
+    it('answers an address that already has an account as a new one, and mails its owner instead', async () => {
+      const { email, client: owner } = await signedUp();
+      const visitor = new Client(t.app);
+      const res = await visitor.post('/auth/signup', {
         email: `  ${email.toUpperCase()} `,
         password: 'other password',
       });
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ message: MESSAGES.emailTaken });
+      // The same answer as for a new address: 200, the add-mailbox redirect and a session cookie...
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ redirectUrl: '/connect-mailbox' });
+      expect(visitor.hasCookie('ig_session')).toBe(true);
+      // ...that opens nothing, and the account is as it was.
+      expect((await visitor.get('/signin-status/')).json()).toEqual({ status: false });
+      expect((await owner.get('/signin-status/')).json()).toEqual({ status: true });
+      expect(
+        (await new Client(t.app).post('/auth/signin', { email, password: 'other password' })).statusCode,
+      ).toBe(401);
+      await t.app.ready();
+      await vi.waitFor(async () => {
+        const mails = (await readOutbox(t.dataDir)).filter((m) => m.to.includes(email));
+        expect(mails.map((m) => m.subject)).toContain(
+          'Someone tried to create an Inbox Genie account with your address',
+        );
+      });
     });
 
     it('stores the address composed (NFC), so another spelling of it is the same account', async () => {
@@ -136,7 +153,10 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
         email: composed,
         password: 'long enough',
       });
-      expect(again.statusCode).toBe(409);
+      expect(again.statusCode).toBe(200);
+      expect(
+        (await t.db.selectFrom('users').select('id').where('email', 'like', `${local}-%`).execute()).length,
+      ).toBe(1);
       const signin = await new Client(t.app).post('/auth/signin', {
         email: composed,
         password: 'long enough',
@@ -230,11 +250,98 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     });
   });
 
+  describe('proving the address, and the per-address backoff', () => {
+    const confirmMails = (email: string) =>
+      vi.waitFor(async () => {
+        const mails = (await readOutbox(t.dataDir)).filter(
+          (m) => m.to === email && m.subject === 'Confirm your email address for Inbox Genie',
+        );
+        expect(mails.length).toBeGreaterThan(0);
+        return mails;
+      });
+    const linkIn = (text: string) => {
+      const match = /http:\/\/localhost:3000(\/auth\/verify-email\?token=[\w%-]+)/.exec(text);
+      if (!match) throw new Error(`no link in ${text}`);
+      return match[1]!;
+    };
+
+    it('mails a link at sign-up that proves the address once; Resend mails another', async () => {
+      const { client, email } = await signedUp();
+      expect((await client.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: false });
+      const [mail] = await confirmMails(email);
+      const link = linkIn(mail!.text);
+      // Resend within the cooldown adds no mail; the answer is the same.
+      const resent = await client.post('/auth/email-verification');
+      expect(resent.statusCode).toBe(200);
+      expect(resent.json().message).toMatch(/confirmation link/);
+
+      const opened = await new Client(t.app).get(link);
+      expect(opened.statusCode).toBe(302);
+      expect(opened.headers.location).toBe('/genie/subscriptions?email=verified');
+      expect((await client.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: true });
+      expect((await new Client(t.app).get(link)).headers.location).toBe(
+        '/genie/subscriptions?email=link-expired',
+      );
+      expect((await new Client(t.app).get('/auth/verify-email?token=nope')).headers.location).toBe(
+        '/genie/subscriptions?email=link-expired',
+      );
+      expect((await new Client(t.app).get('/auth/email-verification')).statusCode).toBe(403);
+    });
+
+    it('counts a password reset as proof of the address', async () => {
+      const { client, email } = await signedUp();
+      await new Client(t.app).post('/auth/forgot-password', { email });
+      const mail = await vi.waitFor(async () => {
+        const found = (await readOutbox(t.dataDir)).find((m) => m.to === email && isResetMail(m));
+        expect(found).toBeDefined();
+        return found!;
+      });
+      const reset = await new Client(t.app).post('/auth/reset-password', {
+        token: resetTokenFrom(mail),
+        password: 'a new password',
+        confirmPassword: 'a new password',
+      });
+      expect(reset.statusCode).toBe(200);
+      const again = new Client(t.app);
+      await again.post('/auth/signin', { email, password: 'a new password' });
+      expect((await again.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: true });
+      expect((await client.get('/signin-status/')).json()).toEqual({ status: false });
+    });
+
+    it('makes an address wait after five failed sign-ins, known or unknown alike, and forgets on success', async () => {
+      const { email, password } = await signedUp();
+      const stranger = uniqueEmail('nobody');
+      for (const address of [email, stranger]) {
+        // A new browser (and IP) each time: the per-IP limit is not what answers.
+        for (let i = 0; i < 5; i++) {
+          const wrong = await new Client(t.app).post('/auth/signin', {
+            email: address,
+            password: 'wrong guess',
+          });
+          expect(wrong.statusCode).toBe(401);
+        }
+        const locked = await new Client(t.app).post('/auth/signin', {
+          email: address,
+          password: 'wrong guess',
+        });
+        expect(locked.statusCode).toBe(429);
+        expect(locked.json()).toEqual({ message: MESSAGES.tooManySignins });
+      }
+      // While it waits even the right password is refused.
+      expect((await new Client(t.app).post('/auth/signin', { email, password })).statusCode).toBe(429);
+      // Once the wait is over (moved into the past here), the right password signs in and clears the count.
+      await t.db.updateTable('signin_failures').set({ locked_until: 0 }).execute();
+      expect((await new Client(t.app).post('/auth/signin', { email, password })).statusCode).toBe(200);
+      const wrong = await new Client(t.app).post('/auth/signin', { email, password: 'wrong again' });
+      expect(wrong.statusCode).toBe(401);
+    });
+  });
+
   describe('forgot and reset password', () => {
     /** The reset mail is sent after the answer: waits until `count` mails to `email` are in the outbox. */
     function mailsTo(email: string, count: number) {
       return vi.waitFor(async () => {
-        const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email);
+        const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email && isResetMail(m));
         expect(mails).toHaveLength(count);
         return mails;
       });
@@ -434,7 +541,7 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       const { client, email } = await signedUp();
       await new Client(t.app).post('/auth/forgot-password', { email });
       await vi.waitFor(async () =>
-        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email)).toHaveLength(1),
+        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email && isResetMail(m))).toHaveLength(1),
       );
       const user = await t.db
         .selectFrom('users')
@@ -513,6 +620,8 @@ describe.each(DIALECTS)('the reset mail on %s', (dialect) => {
     const slowMailer: Mailer = {
       target: 'a slow SMTP server',
       async send(mail) {
+        // The sign-up's confirmation link is not what this test watches.
+        if (!mail.subject.startsWith('Reset')) return;
         started.push(mail);
         await gate;
         sent.push(mail);
@@ -546,7 +655,7 @@ describe.each(DIALECTS)('the reset mail on %s', (dialect) => {
       // A double click, then another request once the first mail is out: still one mail.
       const answers = await Promise.all([ask(email), ask(email)]);
       await vi.waitFor(async () =>
-        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email)).toHaveLength(1),
+        expect((await readOutbox(t.dataDir)).filter((m) => m.to === email && isResetMail(m))).toHaveLength(1),
       );
       answers.push(await ask(email.toUpperCase()));
       answers.push(await ask(other));
@@ -555,8 +664,8 @@ describe.each(DIALECTS)('the reset mail on %s', (dialect) => {
       // Closing waits for the mails still being sent (the other address's proves it did).
       await t.app.close();
       const outbox = await readOutbox(t.dataDir);
-      expect(outbox.filter((m) => m.to === email)).toHaveLength(1);
-      expect(outbox.filter((m) => m.to === other)).toHaveLength(1);
+      expect(outbox.filter((m) => m.to === email && isResetMail(m))).toHaveLength(1);
+      expect(outbox.filter((m) => m.to === other && isResetMail(m))).toHaveLength(1);
     } finally {
       await t.close();
     }

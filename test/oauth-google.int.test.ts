@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../contract/api.js';
 import { SecretBox } from '../server/lib/crypto.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from './helpers/app.js';
 import {
   consentOnGoogleEmulator,
   GMAIL_SCOPES,
@@ -98,6 +98,19 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
   afterAll(async () => {
     await t?.close();
   });
+
+  /** The confirmation link the product mailed to `email` (a path on this site). */
+  async function verificationLink(email: string): Promise<string> {
+    for (let i = 0; i < 100; i++) {
+      const mail = (await readOutbox(t.dataDir)).find(
+        (m) => m.to.includes(email) && /Confirm/.test(m.subject),
+      );
+      const match = mail && /https?:\/\/[^/\s]+(\/auth\/verify-email\?token=[\w%-]+)/.exec(mail.text);
+      if (match) return match[1]!;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no confirmation mail to ${email}`);
+  }
 
   const usersWith = (email: string) =>
     t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).execute();
@@ -205,15 +218,66 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     }
   });
 
-  it('signs a password account with the same address in, rather than creating another', async () => {
+  it('signs a password account whose address was proven in, rather than creating another', async () => {
     const email = await gmailUser('password');
     const client = new Client(t.app);
     expect((await client.post('/auth/signup', { email, password: 'long enough' })).statusCode).toBe(200);
+    const link = await verificationLink(email);
+    expect((await client.get(link)).headers.location).toBe('/genie/subscriptions?email=verified');
     const [user] = await usersWith(email);
     const other = new Client(t.app);
     expect((await signInWithGoogle(other, 'signin', email)).headers.location).toBe('/genie/subscriptions');
     expect(await usersWith(email)).toEqual([user]);
     expect((await mailboxesOf(email))[0]!.user_id).toBe(user!.id);
+    // Linked, not taken over: the password and the first session still work.
+    expect((await client.get('/signin-status/')).json()).toEqual({ status: true });
+    expect(
+      (await new Client(t.app).post('/auth/signin', { email, password: 'long enough' })).statusCode,
+    ).toBe(200);
+  });
+
+  it("takes an account made with the owner's address before they arrived away from whoever made it", async () => {
+    const email = await gmailUser('pre-registered');
+    // The attacker signs up the victim's address with a password of their own, and asks for a reset link.
+    const attacker = new Client(t.app);
+    expect((await attacker.post('/auth/signup', { email, password: 'attacker pass' })).statusCode).toBe(200);
+    expect((await attacker.get('/signin-status/')).json()).toEqual({ status: true });
+    expect((await attacker.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: false });
+    const [made] = await usersWith(email);
+    await t.db
+      .insertInto('password_resets')
+      .values({
+        token_hash: 'attacker-reset',
+        user_id: made!.id,
+        created_at: Date.now(),
+        expires_at: Date.now() + 3_600_000,
+        used_at: null,
+      })
+      .execute();
+
+    // Weeks later the owner signs in with Google.
+    const owner = new Client(t.app);
+    const done = await signInWithGoogle(owner, 'signin', email);
+    expect(done.headers.location).toBe('/genie/subscriptions?account=secured');
+    const [user] = await usersWith(email);
+    expect(user).toEqual({ id: made!.id, password_hash: null });
+    expect((await owner.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: true });
+    expect((await mailboxesOf(email))[0]!.user_id).toBe(made!.id);
+
+    // The attacker's session, password and reset link open nothing any more.
+    expect((await attacker.get('/signin-status/')).json()).toEqual({ status: false });
+    expect((await attacker.get('/get-unsubscribe-emails')).statusCode).toBe(403);
+    const signin = await new Client(t.app).post('/auth/signin', { email, password: 'attacker pass' });
+    expect(signin.statusCode).toBe(401);
+    expect(
+      await t.db.selectFrom('password_resets').select('token_hash').where('user_id', '=', made!.id).execute(),
+    ).toEqual([]);
+    // The owner's own session works; a second Google sign-in links as usual.
+    expect((await owner.get('/signin-status/')).json()).toEqual({ status: true });
+    expect((await signInWithGoogle(new Client(t.app), 'signin', email)).headers.location).toBe(
+      '/genie/subscriptions',
+    );
+    await t.app.jobs.idle();
   });
 
   it('refuses a callback whose state does not match, and stores nothing', async () => {
@@ -414,7 +478,8 @@ describe('OAuth with Google on the free trial (billing on)', () => {
     );
     const browser = new Client(t.app);
     const signedIn = await signInWithGoogle(browser, 'signin', owner);
-    expect(signedIn.headers.location).toBe('/genie/subscriptions');
+    // The password account never proved its address: Google's sign-in takes it over (and says so).
+    expect(signedIn.headers.location).toBe('/genie/subscriptions?account=secured');
     expect(String(signedIn.headers['set-cookie'])).toContain('ig_auth_event=login.Google');
     expect((await browser.get('/signin-status/')).json()).toEqual({ status: true });
     expect((await mailboxesOf(owner)).map((m) => m.email)).toEqual([other]);

@@ -29,7 +29,24 @@ export interface UsersTable {
   auto_block_still_sending: Generated<number>;
   /** Unsubscribes the free trial has used (reserved before the sender is contacted). */
   trial_unsubscribes_used: Generated<number>;
+  /** 1 once the address is proven (docs/decisions.md, "Who owns an address"). */
+  email_verified: Generated<number>;
   created_at: number;
+}
+
+export interface EmailVerificationsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Failed password sign-ins per address; `key` is the sha256 of the normalized address. */
+export interface SigninFailuresTable {
+  key: string;
+  failures: number;
+  last_at: number;
+  locked_until: number;
 }
 
 export interface SessionsTable {
@@ -251,6 +268,8 @@ export interface Database {
   senders: SendersTable;
   messages: MessagesTable;
   users: UsersTable;
+  email_verifications: EmailVerificationsTable;
+  signin_failures: SigninFailuresTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
 }

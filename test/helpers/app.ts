@@ -142,4 +142,4 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
-export { type OutboxMail, readOutbox, resetTokenFrom } from './outbox.js';
+export { isResetMail, type OutboxMail, readOutbox, resetTokenFrom } from './outbox.js';

@@ -33,3 +33,8 @@ export function resetTokenFrom(mail: OutboxMail): string {
   if (!match) throw new Error(`No reset link in mail: ${mail.text}`);
   return decodeURIComponent(match[1]!);
 }
+
+/** A password-reset mail (an address's outbox also holds the link that confirms it at sign-up). */
+export function isResetMail(mail: OutboxMail): boolean {
+  return mail.subject === 'Reset your Inbox Genie password';
+}

@@ -9,6 +9,7 @@ export interface UserRow {
   email: string;
   password_hash: string | null;
   plan: string;
+  email_verified: number;
 }
 
 export function createAccountsRepository(db: Db) {
@@ -17,7 +18,7 @@ export function createAccountsRepository(db: Db) {
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'plan'])
+        .select(['id', 'email', 'password_hash', 'plan', 'email_verified'])
         .where('email', '=', email)
         .executeTakeFirst();
     },
@@ -25,7 +26,7 @@ export function createAccountsRepository(db: Db) {
     async findUserById(id: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'plan'])
+        .select(['id', 'email', 'password_hash', 'plan', 'email_verified'])
         .where('id', '=', id)
         .executeTakeFirst();
     },
@@ -38,18 +39,147 @@ export function createAccountsRepository(db: Db) {
       id: string;
       email: string;
       passwordHash: string | null;
+      emailVerified: boolean;
       now: number;
     }): Promise<boolean> {
       const result = await db
         .insertInto('users')
-        .values({ id: user.id, email: user.email, password_hash: user.passwordHash, created_at: user.now })
+        .values({
+          id: user.id,
+          email: user.email,
+          password_hash: user.passwordHash,
+          email_verified: user.emailVerified ? 1 : 0,
+          created_at: user.now,
+        })
         .onConflict((oc) => oc.column('email').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
 
+    /** A new password from a reset link, which also proved the address. */
     async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, email_verified: 1 })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    /** Marks the address proven when `email` is the user's own (a mailbox at it logged in). */
+    async markVerifiedIfOwnAddress(userId: string, email: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ email_verified: 1 })
+        .where('id', '=', userId)
+        .where('email', '=', email)
+        .where('email_verified', '=', 0)
+        .execute();
+    },
+
+    /**
+     * A provider's sign-in into an unverified account: the password someone set without proving the
+     * address goes, and every session, reset link and verification link of the account with it, in one
+     * transaction. Answers false when the account was verified meanwhile (nothing changed).
+     */
+    async takeOverUnverified(userId: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const taken = await trx
+          .updateTable('users')
+          .set({ password_hash: null, email_verified: 1 })
+          .where('id', '=', userId)
+          .where('email_verified', '=', 0)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) return false;
+        await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
+        return true;
+      });
+    },
+
+    async insertEmailVerification(link: {
+      tokenHash: string;
+      userId: string;
+      now: number;
+      expiresAt: number;
+    }) {
+      await db
+        .insertInto('email_verifications')
+        .values({
+          token_hash: link.tokenHash,
+          user_id: link.userId,
+          created_at: link.now,
+          expires_at: link.expiresAt,
+        })
+        .execute();
+    },
+
+    async latestEmailVerificationAt(userId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('email_verifications')
+        .select((eb) => eb.fn.max('created_at').as('at'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.at == null ? undefined : Number(row.at);
+    },
+
+    async deleteEmailVerification(tokenHash: string): Promise<void> {
+      await db.deleteFrom('email_verifications').where('token_hash', '=', tokenHash).execute();
+    },
+
+    /**
+     * Spends a verification link and marks its user's address proven, in one transaction: the user's
+     * other links end with it. Answers the user, or undefined for an unknown, used or expired link.
+     */
+    async consumeEmailVerification(tokenHash: string, now: number): Promise<string | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .deleteFrom('email_verifications')
+          .where('token_hash', '=', tokenHash)
+          .where('expires_at', '>', now)
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx.deleteFrom('email_verifications').where('user_id', '=', row.user_id).execute();
+        await trx.updateTable('users').set({ email_verified: 1 }).where('id', '=', row.user_id).execute();
+        return row.user_id;
+      });
+    },
+
+    async signinFailures(
+      key: string,
+    ): Promise<{ failures: number; lastAt: number; lockedUntil: number } | undefined> {
+      const row = await db
+        .selectFrom('signin_failures')
+        .select(['failures', 'last_at', 'locked_until'])
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return row
+        ? {
+            failures: Number(row.failures),
+            lastAt: Number(row.last_at),
+            lockedUntil: Number(row.locked_until),
+          }
+        : undefined;
+    },
+
+    async saveSigninFailures(
+      key: string,
+      failures: number,
+      lastAt: number,
+      lockedUntil: number,
+    ): Promise<void> {
+      await db
+        .insertInto('signin_failures')
+        .values({ key, failures, last_at: lastAt, locked_until: lockedUntil })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({ failures, last_at: lastAt, locked_until: lockedUntil }),
+        )
+        .execute();
+    },
+
+    async clearSigninFailures(key: string): Promise<void> {
+      await db.deleteFrom('signin_failures').where('key', '=', key).execute();
     },
 
     async insertSession(session: {
@@ -167,6 +297,7 @@ export function createAccountsRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
         await trx.deleteFrom('billing_accounts').where('user_id', '=', userId).execute();
         await deleteMailboxContents(
           trx,

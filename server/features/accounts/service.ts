@@ -1,17 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '../../../contract/api.js';
-import { SCREENS } from '../../../contract/routes.js';
+import { API, SCREENS } from '../../../contract/routes.js';
 import { MESSAGES, normalizeEmail, validateEmail } from '../../../contract/validation.js';
 import type { Mailer } from '../../email/mailer.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
-import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { badRequest, HttpError, unauthorized } from '../../lib/errors.js';
 import type { AccountsRepository } from './repository.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 export const RESET_TTL_MS = 3600 * 1000;
 /** At most one reset mail per address in this time, however often it is asked for. */
 export const RESET_COOLDOWN_MS = 60 * 1000;
+/** A link that proves a password account's address works this long (docs/decisions.md, "Who owns an address"). */
+export const VERIFY_TTL_MS = 24 * 3600 * 1000;
+/** Failed password sign-ins of one address before each further one waits (beside the per-IP limit). */
+export const SIGNIN_FREE_FAILURES = 5;
+/** The first wait; it doubles with each further failure, up to SIGNIN_MAX_LOCK_MS. */
+export const SIGNIN_FIRST_LOCK_MS = 30 * 1000;
+export const SIGNIN_MAX_LOCK_MS = 15 * 60 * 1000;
+/** Failures older than this are forgotten. */
+export const SIGNIN_FAILURE_WINDOW_MS = 3600 * 1000;
 
 // Argon2id (the library's default algorithm) with OWASP's minimum: 19 MiB, 2 passes.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -59,7 +68,10 @@ export function createAccountsService({
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
   // Reset mails being prepared or sent, by address: a second request while one is under way adds none.
+  // Verification and sign-up notices too, by address (one at a time each, awaited at shutdown).
   const resetMails = new Map<string, Promise<void>>();
+  /** When the owner of an address was last told of a sign-up attempt (this process; a cooldown only). */
+  const lastSignupNotice = new Map<string, number>();
   const endedListeners: Array<(ended: EndedSessions) => void> = [];
 
   /** Told after the rows are gone, so a connection that tries again is refused. */
@@ -100,6 +112,89 @@ export function createAccountsService({
     }
   }
 
+  /** The link that proves a password account's address, mailed unless one went out within the cooldown. */
+  async function mailVerificationLink(user: { id: string; email: string }): Promise<void> {
+    const at = now();
+    const last = await repo.latestEmailVerificationAt(user.id);
+    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
+    const token = randomToken();
+    const tokenHash = hashToken(token);
+    await repo.insertEmailVerification({
+      tokenHash,
+      userId: user.id,
+      now: at,
+      expiresAt: at + VERIFY_TTL_MS,
+    });
+    const link = `${publicUrl}${API.verifyEmail}?token=${encodeURIComponent(token)}`;
+    try {
+      await mailer.send({
+        to: user.email,
+        subject: 'Confirm your email address for Inbox Genie',
+        text: [
+          'Welcome to Inbox Genie. Please confirm that this address is yours:',
+          '',
+          link,
+          '',
+          'The link works once, for 24 hours. If you did not create an account, ignore this mail: an',
+          'account whose address is not confirmed is handed to whoever proves the address later.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      await repo.deleteEmailVerification(tokenHash);
+      throw error;
+    }
+  }
+
+  /** Told to the owner when someone signs up with an address that has an account (the visitor is not told). */
+  async function mailSignupAttempt(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(email);
+    if (!user) return;
+    const at = now();
+    const last = lastSignupNotice.get(email);
+    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
+    lastSignupNotice.set(email, at);
+    if (lastSignupNotice.size > 10_000) lastSignupNotice.clear();
+    await mailer.send({
+      to: user.email,
+      subject: 'Someone tried to create an Inbox Genie account with your address',
+      text: [
+        'Someone tried to create an Inbox Genie account with this address, which already has one.',
+        '',
+        `If it was you, sign in: ${publicUrl}${SCREENS.signin}`,
+        `Forgot your password? Choose a new one: ${publicUrl}${SCREENS.resetPassword}`,
+        '',
+        'If it was not you, nothing changed: ignore this mail.',
+      ].join('\n'),
+    });
+  }
+
+  /** Runs `task` after the answer; its failure goes to the request's log, never to the visitor. */
+  function afterAnswer(key: string, task: () => Promise<void>, log: ResetMailLog, what: string): void {
+    if (resetMails.has(key)) return;
+    const pending = task()
+      .catch((err: unknown) => log.error({ err }, `${what} could not be sent`))
+      .finally(() => resetMails.delete(key));
+    resetMails.set(key, pending);
+  }
+
+  const throttleKey = (email: string) => hashToken(`signin:${email}`);
+
+  /** 429 while the address's backoff runs: known and unknown addresses alike (the key is the address). */
+  async function checkSigninLock(key: string): Promise<void> {
+    const row = await repo.signinFailures(key);
+    if (row && row.lockedUntil > now()) throw new HttpError(429, MESSAGES.tooManySignins);
+  }
+
+  async function recordSigninFailure(key: string): Promise<void> {
+    const at = now();
+    const row = await repo.signinFailures(key);
+    const failures = (row && row.lastAt > at - SIGNIN_FAILURE_WINDOW_MS ? row.failures : 0) + 1;
+    const over = failures - SIGNIN_FREE_FAILURES;
+    const lockedUntil =
+      over >= 0 ? at + Math.min(SIGNIN_FIRST_LOCK_MS * 2 ** Math.min(over, 20), SIGNIN_MAX_LOCK_MS) : 0;
+    await repo.saveSigninFailures(key, failures, at, lockedUntil);
+  }
+
   async function redirectFor(userId: string): Promise<string> {
     return (await repo.countMailboxes(userId)) > 0 ? SCREENS.subscriptions : SCREENS.connectMailbox;
   }
@@ -117,47 +212,101 @@ export function createAccountsService({
       endedListeners.push(listener);
     },
 
-    /** `input` passed the contract's signupBodySchema (the route checked it). */
-    async signup(input: CredentialsBody): Promise<NewSession> {
+    /**
+     * `input` passed the contract's signupBodySchema (the route checked it). A new address gets its account,
+     * a session and a link that proves the address. An address that has an account is answered the same way
+     * (a cookie that opens nothing, the same redirect), and its owner is mailed instead: the answer does
+     * not tell a visitor which addresses have accounts.
+     */
+    async signup(input: CredentialsBody, log: ResetMailLog): Promise<NewSession> {
       const email = normalizeEmail(input.email);
       const id = randomUUID();
       const created = await repo.insertUser({
         id,
         email,
         passwordHash: await hash(input.password, ARGON2),
+        emailVerified: false,
         now: now(),
       });
-      if (!created) throw conflict(MESSAGES.emailTaken);
+      if (!created) {
+        afterAnswer(`signup:${email}`, () => mailSignupAttempt(email), log, 'sign-up notice');
+        return { token: randomToken(), userId: '', redirectUrl: SCREENS.connectMailbox };
+      }
+      afterAnswer(`verify:${email}`, () => mailVerificationLink({ id, email }), log, 'verification mail');
       return startSession(id);
     },
 
     /** `input` passed the contract's signinBodySchema (the route checked it). */
     async signin(input: CredentialsBody): Promise<NewSession> {
-      const user = await repo.findUserByEmail(normalizeEmail(input.email));
+      const email = normalizeEmail(input.email);
+      const key = throttleKey(email);
+      await checkSigninLock(key);
+      const user = await repo.findUserByEmail(email);
       const ok = await verify(user?.password_hash ?? (await dummyHash), input.password);
-      if (!user?.password_hash || !ok) throw unauthorized(MESSAGES.wrongCredentials);
+      if (!user?.password_hash || !ok) {
+        await recordSigninFailure(key);
+        throw unauthorized(MESSAGES.wrongCredentials);
+      }
+      await repo.clearSigninFailures(key);
       await repo.deleteExpiredSessions(now());
       return startSession(user.id);
     },
 
     /**
      * Sign-in and sign-up with Google or Microsoft: the user with this address, or a new one without a
-     * password. The caller vouches that the provider verified the address; an existing password account
-     * with it is the same person's, so it is the one signed in.
+     * password. The caller vouches that the provider verified the address. An existing account whose
+     * address was proven is the same person's and is signed in. One whose address was never proven may
+     * have been made by someone else before its owner arrived: the owner takes it over (its password,
+     * sessions and links end) and `tookOver` says so, for the screen to tell them.
      */
-    async findOrCreateVerifiedUser(emailInput: string): Promise<{ userId: string; created: boolean }> {
+    async findOrCreateVerifiedUser(
+      emailInput: string,
+    ): Promise<{ userId: string; created: boolean; tookOver: boolean }> {
       const email = normalizeEmail(emailInput);
       if (validateEmail(email)) throw badRequest(MESSAGES.invalidEmail);
       const found = await repo.findUserByEmail(email);
-      if (found) return { userId: found.id, created: false };
-      const id = randomUUID();
-      if (await repo.insertUser({ id, email, passwordHash: null, now: now() })) {
-        return { userId: id, created: true };
+      if (found) {
+        if (found.email_verified) return { userId: found.id, created: false, tookOver: false };
+        const tookOver = await repo.takeOverUnverified(found.id);
+        if (tookOver) sessionsEnded({ userId: found.id, exceptSessionId: null });
+        return { userId: found.id, created: false, tookOver };
       }
-      // Lost a race with a concurrent sign-up of the same address: that account is the one.
+      const id = randomUUID();
+      if (await repo.insertUser({ id, email, passwordHash: null, emailVerified: true, now: now() })) {
+        return { userId: id, created: true, tookOver: false };
+      }
+      // Lost a race with a concurrent sign-up of the same address: that account is the one, taken over
+      // if a password sign-up made it.
       const winner = await repo.findUserByEmail(email);
       if (!winner) throw new Error('A user vanished while signing in');
-      return { userId: winner.id, created: false };
+      const tookOver = !winner.email_verified && (await repo.takeOverUnverified(winner.id));
+      if (tookOver) sessionsEnded({ userId: winner.id, exceptSessionId: null });
+      return { userId: winner.id, created: false, tookOver };
+    },
+
+    /** Whether the user's address is proven (the signed-in banner asks). */
+    async emailStatus(userId: string): Promise<{ email: string; emailVerified: boolean }> {
+      const user = await repo.findUserById(userId);
+      if (!user) throw unauthorized(MESSAGES.notSignedIn);
+      return { email: user.email, emailVerified: user.email_verified === 1 };
+    },
+
+    /** "Resend": a new verification link, unless the address is proven or a link went out a minute ago. */
+    async resendVerification(userId: string, log: ResetMailLog): Promise<void> {
+      const user = await repo.findUserById(userId);
+      if (!user || user.email_verified) return;
+      afterAnswer(`verify:${user.email}`, () => mailVerificationLink(user), log, 'verification mail');
+    },
+
+    /** Opens a verification link: the user whose address it proved, or undefined for a dead link. */
+    async verifyEmail(token: string): Promise<string | undefined> {
+      if (!token || token.length > 200) return undefined;
+      return repo.consumeEmailVerification(hashToken(token), now());
+    },
+
+    /** A mailbox at the user's own address logged in with working credentials: the address is proven. */
+    async mailboxProven(userId: string, mailboxEmail: string): Promise<void> {
+      await repo.markVerifiedIfOwnAddress(userId, normalizeEmail(mailboxEmail));
     },
 
     /** A new session for a user who proved who they are some other way (OAuth). */
@@ -184,11 +333,7 @@ export function createAccountsService({
      */
     forgotPassword(input: ForgotPasswordBody, log: ResetMailLog): void {
       const email = normalizeEmail(input.email);
-      if (resetMails.has(email)) return;
-      const pending = mailResetLink(email)
-        .catch((err: unknown) => log.error({ err }, 'password reset mail could not be sent'))
-        .finally(() => resetMails.delete(email));
-      resetMails.set(email, pending);
+      afterAnswer(email, () => mailResetLink(email), log, 'password reset mail');
     },
 
     /** Resolves when every reset mail under way is sent or has failed (before shutting down). */
@@ -211,8 +356,13 @@ export function createAccountsService({
       // A reset mail under way finishes first, so it neither writes a token for a deleted user nor
       // lands in the outbox after the account's mails were removed.
       const user = await repo.findUserById(userId);
-      if (user) await resetMails.get(user.email);
+      if (user) {
+        await Promise.all(
+          [user.email, `verify:${user.email}`, `signup:${user.email}`].map((key) => resetMails.get(key)),
+        );
+      }
       await repo.deleteUser(userId);
+      if (user) await repo.clearSigninFailures(throttleKey(user.email));
       sessionsEnded({ userId, exceptSessionId: null });
       if (user) await afterDelete?.({ id: user.id, email: user.email });
     },

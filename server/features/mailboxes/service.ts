@@ -37,6 +37,8 @@ export interface MailboxesDeps {
   lookup?: HostLookup;
   /** How many mailboxes the user may have (the free trial's limit); null: no limit. */
   mailboxLimit?: (userId: string) => Promise<number | null>;
+  /** A mailbox logged in with working credentials at `email` (accounts: proves the user's own address). */
+  addressProven?: (userId: string, email: string) => Promise<void>;
 }
 
 /** Adding another mailbox needs a plan (401, the text the add-account screen shows). */
@@ -76,6 +78,7 @@ export function createMailboxesService({
   allowedHosts = new Set(),
   lookup,
   mailboxLimit = async () => null,
+  addressProven = async () => {},
 }: MailboxesDeps) {
   const repo = repos.mailboxes;
 
@@ -131,6 +134,9 @@ export function createMailboxesService({
       // Same mailbox again (a new app password after a revoked one): keep what was found.
       if (existing) await repo.reconnectImap(id, candidate);
       else if (!(await repo.insertImap(id, userId, candidate, now(), limit))) throw new MailboxLimitError();
+      // A login at the provider's own server proves the address; one at a server the user typed does not
+      // (anyone can run a server that accepts any password for any address).
+      if (!candidate.imap_host) await addressProven(userId, email);
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
     },
@@ -154,6 +160,8 @@ export function createMailboxesService({
         await mailboxLimit(userId),
       );
       if ('limited' in result) throw new MailboxLimitError();
+      // Google or Microsoft granted this address's mailbox: the address is proven.
+      await addressProven(userId, email);
       await requestScan(result.mailboxId);
       return result;
     },

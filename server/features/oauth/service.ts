@@ -49,6 +49,8 @@ export interface CompletedSignin {
   sessionToken: string | null;
   /** Whether a user was created (sign-up, or a first sign-in with this address). */
   userCreated: boolean;
+  /** Whether this sign-in took over an account whose address was never proven (its password removed). */
+  tookOver: boolean;
 }
 
 interface TokenAnswer {
@@ -187,6 +189,7 @@ export function createOAuthService({
       }
       let userId: string;
       let userCreated = false;
+      let tookOver = false;
       if (flow.intent === 'add') {
         if (!flow.userId) throw new OAuthFailure('signin_required', 'add flow without a user');
         userId = flow.userId;
@@ -197,7 +200,7 @@ export function createOAuthService({
             'unverified Microsoft email (not a personal account, no xms_edov)',
           );
         }
-        ({ userId, created: userCreated } = await accounts.findOrCreateVerifiedUser(email));
+        ({ userId, created: userCreated, tookOver } = await accounts.findOrCreateVerifiedUser(email));
       }
       let mailboxId: string | null = null;
       try {
@@ -213,7 +216,7 @@ export function createOAuthService({
           throw new OAuthFailure('subscription_required', 'mailbox limit of the free trial');
       }
       const sessionToken = flow.intent === 'add' ? null : (await accounts.openSession(userId)).token;
-      return { userId, mailboxId, sessionToken, userCreated };
+      return { userId, mailboxId, sessionToken, userCreated, tookOver };
     },
   };
 }

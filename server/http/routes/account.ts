@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  emailStatusSchema,
   messageResponseSchema,
   settingsSchema,
   settingsUpdateSchema,
@@ -37,6 +38,20 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
     API.updateSettings,
     { schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } } },
     async (request) => settings.update(request.user.userId, request.body),
+  );
+
+  // Whether the signed-in user's address is proven (the banner), and "Resend" of its link.
+  app.get(API.emailVerification, { schema: { response: { 200: emailStatusSchema } } }, async (request) =>
+    accounts.emailStatus(request.user.userId),
+  );
+
+  app.post(
+    API.emailVerification,
+    { schema: { response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await accounts.resendVerification(request.user.userId, request.log);
+      return { message: 'A new confirmation link is on its way. It works for 24 hours.' };
+    },
   );
 
   app.delete(

@@ -8,7 +8,7 @@ import {
   signupBodySchema,
   statusResponseSchema,
 } from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
+import { API, SCREENS } from '../../../contract/routes.js';
 import type { AccountsService } from '../../features/accounts/service.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
@@ -33,7 +33,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     API.signup,
     { config, schema: { body: signupBodySchema, response: redirect } },
     async (request, reply) => {
-      const session = await accounts.signup(request.body);
+      // Mails (the address's proof, or a notice to its owner) go after the answer, failures to this log.
+      const session = await accounts.signup(request.body, request.log);
       reply.startSession(session.token);
       return { redirectUrl: session.redirectUrl };
     },
@@ -64,6 +65,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
       return { message: 'If an account exists for this address, a reset link is on its way.' };
     },
   );
+
+  // The link mailed at sign-up: a browser navigation, answered with a redirect to the app, whose banner
+  // reads the outcome from the query. The token travels in the query, which logs leave out (app.ts).
+  app.get<{ Querystring: { token?: string } }>(API.verifyEmail, { config }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const token = typeof request.query.token === 'string' ? request.query.token : '';
+    const userId = await accounts.verifyEmail(token);
+    return reply.redirect(`${SCREENS.subscriptions}?email=${userId ? 'verified' : 'link-expired'}`);
+  });
 
   // A reset mail still being sent at shutdown is finished first, not dropped.
   app.addHook('onClose', async () => {

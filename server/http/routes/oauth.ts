@@ -157,10 +157,14 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
             userId: done.userId,
             mailboxId: done.mailboxId,
             created: done.userCreated,
+            tookOver: done.tookOver,
           },
           'oauth sign-in completed',
         );
-        return reply.redirect(SCREENS.subscriptions);
+        // The owner is told on screen that the password someone had set for the address is gone.
+        return reply.redirect(
+          done.tookOver ? `${SCREENS.subscriptions}?account=secured` : SCREENS.subscriptions,
+        );
       },
     );
   }

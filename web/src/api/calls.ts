@@ -13,6 +13,7 @@ import type {
   ContactBody,
   CredentialsBody,
   EmailAccountsResponse,
+  EmailStatus,
   MessagePreviewBody,
   PricesResponse,
   PublicConfig,
@@ -41,6 +42,8 @@ export const signinStatus = () => api.get<StatusResponse>(API.signinStatus);
 export const subscriptionStatus = () => api.get<StatusResponse>(API.subscriptionStatus);
 
 export const getSettings = () => api.get<Settings>(API.getSettings);
+export const getEmailStatus = () => api.get<EmailStatus>(API.emailVerification);
+export const resendVerification = () => api.post<{ message: string }>(API.emailVerification);
 export const updateSettings = (settings: SettingsUpdate) => api.put<unknown>(API.updateSettings, settings);
 export const deleteAccount = () => api.delete<unknown>(API.deleteAccount);
 

@@ -22,6 +22,8 @@ export const queryKeys = {
   subscriptionMessages: (id: string) => [...USER, 'subscription-messages', id] as const,
   emailAccounts: [...USER, 'email-accounts'] as const,
   settings: [...USER, 'settings'] as const,
+  /** Whether the user's address is proven (GET /auth/email-verification). */
+  emailStatus: [...USER, 'email-status'] as const,
   subscriptionStatus: [...USER, 'subscription-status'] as const,
   /** The Billing screen's state (GET /get-billing). */
   billing: [...USER, 'billing'] as const,

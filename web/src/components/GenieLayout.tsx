@@ -4,6 +4,7 @@ import { takeReturnPath } from '../features/auth/returnPath';
 import { RequireSession } from '../features/auth/session';
 import { useLiveUpdates } from '../live';
 import { useRouteTitle } from '../title';
+import { AddressBanner } from './AddressBanner';
 import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
 import { Loading } from './Loading';
 import { ScrollRestoration } from './ScrollRestoration';
@@ -85,6 +86,7 @@ function GenieShell() {
       <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
       <main className="genie-main" id={MAIN_ID} tabIndex={-1}>
         <ToastProvider>
+          <AddressBanner />
           <Suspense fallback={<Loading />}>
             <Outlet />
           </Suspense>
