@@ -147,6 +147,25 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
     expect(reblocked.json()).toMatchObject({ category: 'unsubscribed', movedToTrash: 3 });
   });
 
+  it("brings back the mail the block's rule moved at later checks too, and says how many", async () => {
+    const user = await connected([news('late@shop.example', 'A', 3), news('late@shop.example', 'B', 2)]);
+    const { client, t, idOf, count, email } = user;
+    const id = await idOf('late@shop.example');
+    const blocked = await client.post('/block-subscription', { subscriptionId: id });
+    expect(blocked.json()).toMatchObject({ category: 'unsubscribed', movedToTrash: 2 });
+    // Mail of the blocked sender arrives later; the daily check applies the block's rule to it.
+    await dovecot.deliver(email, 'INBOX', news('late@shop.example', 'C', 1));
+    await dovecot.deliver(email, 'INBOX', news('late@shop.example', 'D', 0));
+    const [mailbox] = await t.db.selectFrom('mailboxes').select('id').execute();
+    await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox!.id }, { key: `mailbox:${mailbox!.id}` });
+    await t.app.jobs.idle();
+    expect([await count('INBOX'), await count('Trash')]).toEqual([0, 4]);
+
+    const undone = await client.post('/unblock-subscription', { subscriptionId: id });
+    expect(undone.json()).toMatchObject({ id, category: 'uncategorized', restoredFromTrash: 4 });
+    expect([await count('INBOX'), await count('Trash')]).toEqual([4, 0]);
+  });
+
   it('undoes a Keep (back to review, idempotent) and refuses undoing what was not done', async () => {
     const { client, idOf } = await connected([
       news('kept@shop.example', 'A', 1),

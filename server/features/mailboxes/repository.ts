@@ -237,6 +237,35 @@ export function createMailboxesRepository(db: Db) {
     },
 
     /** The mailbox's password or grant stopped working: nothing uses it until the user signs in again. */
+    /**
+     * Records messages the product moved to the trash for a sender (a block, the block's rule at a later
+     * check, an unsubscribe asked to), so that undoing the block moves every one of them back. A message
+     * recorded twice keeps its first origin.
+     */
+    async recordTrashed(
+      mailboxId: string,
+      address: string,
+      moved: ReadonlyArray<{ id: string; origin: string }>,
+      at: number,
+    ): Promise<void> {
+      // Chunks keep each statement well under SQLite's bound-parameter limit.
+      for (let i = 0; i < moved.length; i += 200) {
+        await db
+          .insertInto('trashed_messages')
+          .values(
+            moved.slice(i, i + 200).map((m) => ({
+              mailbox_id: mailboxId,
+              address,
+              trash_id: m.id.slice(0, 1000),
+              origin: m.origin.slice(0, 1000),
+              created_at: at,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['mailbox_id', 'trash_id']).doNothing())
+          .execute();
+      }
+    },
+
     async markReauth(mailboxId: string, lastError?: string): Promise<void> {
       await setStatus(mailboxId, 'reauth', lastError);
     },

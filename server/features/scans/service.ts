@@ -74,10 +74,14 @@ export function createScansService({
           }
         }
         // New mail from a blocked sender goes to the trash at this check, unless the user kept the
-        // sender (Keep lifts the block) while the check ran.
+        // sender (Keep lifts the block) while the check ran. Each move is recorded like the block's own,
+        // so that undoing the block brings this mail back too.
         const stillBlocked = await repo.ownBlockedAddresses(mailboxId);
         for (const address of blockedSeen) {
-          if (stillBlocked.has(address)) await provider.moveToTrash({ from: address });
+          if (!stillBlocked.has(address)) continue;
+          await provider.moveToTrash({ from: address }, (items) =>
+            mailboxes.recordTrashed(mailboxId, address, items, now()),
+          );
         }
         // Read rates from the flags this run brought, and the 90-day window moved on to now.
         await repo.refreshSenderStats(mailboxId, now());

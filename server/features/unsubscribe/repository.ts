@@ -145,31 +145,6 @@ export function createUnsubscribeRepository(db: Db) {
 
     // ---- what a block moved to the trash (undo moves it back) --------------------------------------------
 
-    /** Records messages moved to the trash for a sender; a message recorded twice keeps its first origin. */
-    async recordTrashed(
-      mailboxId: string,
-      address: string,
-      moved: ReadonlyArray<{ id: string; origin: string }>,
-      at: number,
-    ): Promise<void> {
-      // Chunks keep each statement well under SQLite's bound-parameter limit.
-      for (let i = 0; i < moved.length; i += 200) {
-        await db
-          .insertInto('trashed_messages')
-          .values(
-            moved.slice(i, i + 200).map((m) => ({
-              mailbox_id: mailboxId,
-              address,
-              trash_id: m.id.slice(0, 1000),
-              origin: m.origin.slice(0, 1000),
-              created_at: at,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['mailbox_id', 'trash_id']).doNothing())
-          .execute();
-      }
-    },
-
     async trashedOf(mailboxId: string, address: string) {
       return db
         .selectFrom('trashed_messages')

@@ -172,7 +172,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
    */
   async function trash(row: Row, provider: MailProvider): Promise<number> {
     const moved = await provider.moveToTrash({ from: row.address }, (items) =>
-      repo.recordTrashed(row.mailbox_id, row.address, items, now()),
+      mailboxes.recordTrashed(row.mailbox_id, row.address, items, now()),
     );
     return moved.moved;
   }
