@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingState, Subscription } from '../contract/api.js';
 import { Client, createTestApp, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
@@ -54,8 +56,19 @@ const billing = async (client: Client) => (await client.get('/get-billing')).jso
 const status = async (client: Client) => (await client.get('/subscription-status/')).json().status as boolean;
 
 /** A signed-up user on an app with billing on, listening for webhooks. */
-async function billedUser(dialect: Dialect, apps: TestApp[]) {
-  const t = await createTestApp(dialect, stripeEnv());
+async function billedUser(
+  dialect: Dialect,
+  apps: TestApp[],
+  env: Record<string, string> = {},
+  onLog?: (line: string) => void,
+) {
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) onLog?.(line);
+      done();
+    },
+  });
+  const t = await createTestApp(dialect, { ...stripeEnv(), ...env }, () => (onLog ? { logStream } : {}));
   apps.push(t);
   await listening(t);
   const client = new Client(t.app);
@@ -229,7 +242,14 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     expect(await billing(client)).toMatchObject({ plan: 'free', status: 'canceled' });
 
     // A redelivery of an event handled before: 200, nothing read from Stripe again.
-    const event = fake.events().find((e) => e.type === 'customer.subscription.updated')!;
+    // This test's own event (the fake is shared with the other dialect's tests).
+    const event = fake
+      .events()
+      .find(
+        (e) =>
+          e.type === 'customer.subscription.updated' &&
+          (e.data as { object: { id: string } }).object.id === subscriptionId,
+      )!;
     const lists = () =>
       fake.requests().filter((r) => r.method === 'GET' && r.path === '/v1/subscriptions').length;
     const listed = lists();
@@ -305,6 +325,53 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     expect((await client.delete('/delete-account')).statusCode).toBe(200);
     expect(fake.subscriptionsOf(customer_id).map((s) => s.status)).toEqual(['canceled']);
     expect(await t.db.selectFrom('billing_accounts').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('expires the open Checkout and deletes the Stripe customer with the account: a link opened before cannot be paid after', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const { sessionId } = await checkout(client);
+    const { customer_id } = await t.db
+      .selectFrom('billing_accounts')
+      .select('customer_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect((await client.delete('/delete-account')).statusCode).toBe(200);
+    expect(fake.checkoutSession(sessionId!)).toMatchObject({ status: 'expired', url: null });
+    // The Pay button of the tab left open: refused, no subscription for an account that is gone.
+    expect(() => fake.completeCheckout(sessionId!)).toThrow(/expired/);
+    expect(fake.subscriptionsOf(customer_id)).toHaveLength(0);
+    // The customer (the user's email and id) is gone from Stripe too.
+    expect(fake.customer(customer_id)).toEqual({ id: customer_id, object: 'customer', deleted: true });
+  });
+
+  it('cancels, and logs, a subscription Stripe reports for a customer of no known user', async () => {
+    const lines: string[] = [];
+    const { t } = await billedUser(dialect, apps, { LOG_LEVEL: 'warn' }, (line) => lines.push(line));
+    // A customer and a paid Checkout whose user no longer exists (deleted, or a row lost).
+    const stripe = new Stripe(fake.secretKey, { host: fake.host, port: fake.port, protocol: 'http' });
+    const ghost = 'user-deleted-long-ago';
+    const customer = await stripe.customers.create({
+      email: 'gone@example.com',
+      metadata: { userId: ghost },
+    });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer: customer.id,
+      client_reference_id: ghost,
+      line_items: [{ price: fake.prices.monthly, quantity: 1 }],
+      success_url: 'http://localhost:3000/stripe/checkout-return?session_id={CHECKOUT_SESSION_ID}',
+      metadata: { userId: ghost },
+      subscription_data: { metadata: { userId: ghost } },
+    });
+    fake.completeCheckout(session.id);
+    await settle(t);
+    await settle(t);
+    expect(fake.subscriptionsOf(customer.id).map((s) => s.status)).toEqual(['canceled']);
+    expect(await t.db.selectFrom('billing_accounts').selectAll().execute()).toHaveLength(0);
+    const logged = lines.map((l) => JSON.parse(l) as { msg: string; customerId?: string });
+    expect(logged).toContainEqual(
+      expect.objectContaining({ customerId: customer.id, msg: expect.stringMatching(/cancelled/) }),
+    );
   });
 
   it('answers 500 when the event cannot be stored, so Stripe sends it again', async () => {

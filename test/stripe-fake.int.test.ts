@@ -217,4 +217,67 @@ describe('stripe fake, driven by the stripe SDK', () => {
     await fake.settled();
     expect(verify(received[received.length - 1]!).type).toBe('customer.subscription.deleted');
   });
+  it('lists Checkout Sessions by customer and status, expires an open one only, deletes a customer', async () => {
+    const customer = await stripe.customers.create({
+      email: 'dee@example.test',
+      metadata: { userId: 'u-4' },
+    });
+    const make = () =>
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: customer.id,
+        line_items: [{ price: fake.prices.monthly, quantity: 1 }],
+        success_url: 'http://app.test/ok',
+      });
+    const first = await make();
+    const second = await make();
+    const open = await stripe.checkout.sessions.list({ customer: customer.id, status: 'open' });
+    expect(open).toMatchObject({ object: 'list', has_more: false, url: '/v1/checkout/sessions' });
+    expect(open.data.map((s) => s.id)).toEqual([second.id, first.id]);
+    const one = await stripe.checkout.sessions.list({ customer: customer.id, limit: 1 });
+    expect([one.data.map((s) => s.id), one.has_more]).toEqual([[second.id], true]);
+
+    const expired = await stripe.checkout.sessions.expire(first.id);
+    expect(expired).toMatchObject({ id: first.id, status: 'expired', url: null });
+    const again = (await stripe.checkout.sessions
+      .expire(first.id)
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect(again).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(again.statusCode).toBe(400);
+    expect((await fetch(first.url!)).status).toBe(410);
+    expect(() => fake.completeCheckout(first.id)).toThrow(/expired/);
+    expect(
+      (await stripe.checkout.sessions.list({ customer: customer.id, status: 'open' })).data.map((s) => s.id),
+    ).toEqual([second.id]);
+    expect(
+      (await stripe.checkout.sessions.list({ customer: customer.id, status: 'expired' })).data.map(
+        (s) => s.id,
+      ),
+    ).toEqual([first.id]);
+
+    // Deleting the customer cancels its live subscription at once; it then reads as deleted.
+    fake.completeCheckout(second.id);
+    const subId = (await stripe.checkout.sessions.retrieve(second.id)).subscription as string;
+    const third = await make();
+    const deleted = await stripe.customers.del(customer.id);
+    expect(deleted).toMatchObject({ id: customer.id, object: 'customer', deleted: true });
+    expect((await stripe.subscriptions.retrieve(subId)).status).toBe('canceled');
+    const read = await stripe.customers.retrieve(customer.id);
+    expect(read).toEqual(expect.objectContaining({ id: customer.id, deleted: true }));
+    const twice = (await stripe.customers
+      .del(customer.id)
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect([twice.statusCode, twice.code]).toEqual([404, 'resource_missing']);
+    // A session of a deleted customer cannot be paid, nor a new one made for it.
+    expect(() => fake.completeCheckout(third.id)).toThrow(/No such customer/);
+    const refused = (await make().catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect([refused.statusCode, refused.code]).toEqual([404, 'resource_missing']);
+    await fake.settled();
+    const types = fake
+      .events()
+      .filter((e) => JSON.stringify((e.data as { object: unknown }).object).includes(customer.id))
+      .map((e) => e.type);
+    expect(types).toContain('checkout.session.expired');
+    expect(types.slice(-2)).toEqual(['customer.subscription.deleted', 'customer.deleted']);
+  });
 });

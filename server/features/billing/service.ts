@@ -139,6 +139,25 @@ export function safeReturnPath(candidate: string | undefined, publicUrl: string)
   return candidate && candidate.length <= 2048 ? contractSafeReturnPath(candidate, publicUrl) : null;
 }
 
+/** Stripe's answer for an object that does not exist (or no longer: a deleted customer). */
+function isMissing(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing';
+}
+
+/**
+ * Expires a Checkout Session; one no longer open (paid or expired meanwhile: Stripe refuses with an
+ * invalid-request error) is left as it is, and the caller's next step sees its subscription.
+ */
+async function expireIfOpen(api: Stripe, sessionId: string): Promise<void> {
+  try {
+    await api.checkout.sessions.expire(sessionId);
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    const session = await api.checkout.sessions.retrieve(sessionId);
+    if (session.status === 'open') throw error;
+  }
+}
+
 export function createBillingService(deps: BillingDeps) {
   const { settings, publicUrl, enqueueSync, now = Date.now, log } = deps;
   const repo = deps.repos.billing;
@@ -243,6 +262,41 @@ export function createBillingService(deps: BillingDeps) {
     return session.url;
   }
 
+  /** Whether a subscription is one this product sold (one of its prices, or made by its Checkout). */
+  function isOurs(sub: Stripe.Subscription, prices: StripeSettings['prices']): boolean {
+    const price = sub.items.data[0]?.price.id;
+    return price === prices.month || price === prices.year || Boolean(sub.metadata?.userId);
+  }
+
+  /**
+   * A customer of no known user: its open subscriptions of this product are cancelled at once, each
+   * logged (a person may have paid for nothing: the log is what support refunds from). Others (a
+   * Stripe account shared with something else) are left alone, logged too.
+   */
+  async function cancelOrphaned(customerId: string): Promise<void> {
+    const { settings: s, stripe: api } = on();
+    const subs = await api.subscriptions.list({ customer: customerId, status: 'all', limit: 100 });
+    const open = subs.data.filter((sub) => OPEN_STATUSES.has(sub.status));
+    if (open.length === 0) {
+      log?.warn({ customerId }, 'Stripe customer of no known user; nothing to sync');
+      return;
+    }
+    for (const sub of open) {
+      if (!isOurs(sub, s.prices)) {
+        log?.warn(
+          { customerId, subscriptionId: sub.id },
+          'subscription of no known user, not one of our prices; left alone',
+        );
+        continue;
+      }
+      await api.subscriptions.cancel(sub.id);
+      log?.error(
+        { customerId, subscriptionId: sub.id, status: sub.status, userId: sub.metadata?.userId },
+        'subscription of no known user cancelled; refund its payment if one was taken',
+      );
+    }
+  }
+
   /** Re-reads the customer's subscriptions from Stripe and stores the copy and the user's plan. */
   async function syncCustomer(customerId: string): Promise<void> {
     const { stripe: api } = on();
@@ -254,7 +308,9 @@ export function createBillingService(deps: BillingDeps) {
       const customer = await api.customers.retrieve(customerId);
       const claimed = customer.deleted ? undefined : customer.metadata?.userId;
       if (!claimed || !(await repo.userExists(claimed))) {
-        log?.warn({ customerId }, 'Stripe customer of no known user; nothing synced');
+        // Nobody can use what it pays for (a Checkout paid after the account was deleted, a row lost):
+        // this product's live subscriptions on it are ended, never left charging.
+        await cancelOrphaned(customerId);
         await repo.markEventsProcessed(customerId, startedAt, now());
         return;
       }
@@ -461,22 +517,31 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /**
-     * Before an account is deleted: its live subscriptions are cancelled at once, so nobody is charged for
-     * an account that no longer exists. When Stripe cannot be reached the deletion does not happen (502).
+     * Before an account is deleted, at Stripe: its open Checkout Sessions are expired (a payment page left
+     * open cannot be paid afterwards), its live subscriptions cancelled at once, and its customer (email,
+     * user id) deleted. When Stripe cannot be reached the deletion does not happen (502). A Checkout paid
+     * between these steps ends with the customer's deletion (Stripe cancels its subscriptions), and one
+     * paid on a customer we never linked is cancelled by the sync (no known user).
      */
     async cancelForDeletion(userId: string): Promise<void> {
       if (!settings || !stripe) return;
+      // A payment link being made for the user finishes first, so its customer or session is seen here.
+      for (const interval of ['month', 'year'] as const)
+        await linksInFlight.get(`${userId}:${interval}`)?.catch(() => {});
       const account = await repo.accountOfUser(userId);
       if (!account) return;
+      const customer = account.customer_id;
       try {
-        const subs = await stripe.subscriptions.list({
-          customer: account.customer_id,
-          status: 'all',
-          limit: 100,
-        });
+        const sessions = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 });
+        for (const session of sessions.data) await expireIfOpen(stripe, session.id);
+        const subs = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
         for (const sub of subs.data) {
           if (OPEN_STATUSES.has(sub.status)) await stripe.subscriptions.cancel(sub.id);
         }
+        await stripe.customers.del(customer).catch((error: unknown) => {
+          // Deleted already (a deletion retried after its database step failed).
+          if (!isMissing(error)) throw error;
+        });
       } catch (error) {
         log?.error({ err: error }, 'subscription could not be cancelled before account deletion');
         throw new HttpError(502, BILLING_ERRORS.cancelBeforeDelete);

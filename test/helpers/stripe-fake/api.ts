@@ -102,7 +102,11 @@ export class StripeApi {
     if (a === 'prices' && b && is('GET', 3)) return s.get(s.prices, 'price', b);
     if (a === 'customers' && is('POST', 2)) return s.createCustomer(p);
     if (a === 'customers' && b && is('GET', 3)) return s.get(s.customers, 'customer', b);
+    if (a === 'customers' && b && is('DELETE', 3)) return s.deleteCustomer(b);
     if (a === 'checkout' && b === 'sessions' && is('POST', 3)) return s.createCheckoutSession(p);
+    if (a === 'checkout' && b === 'sessions' && is('GET', 3)) return s.listCheckoutSessions(p);
+    if (a === 'checkout' && b === 'sessions' && c && parts[4] === 'expire' && is('POST', 5))
+      return s.expireCheckoutSession(c);
     if (a === 'checkout' && b === 'sessions' && c && is('GET', 4))
       return s.get(s.sessions, 'checkout.session', c);
     if (a === 'billing_portal' && b === 'sessions' && is('POST', 3)) return s.createPortalSession(p);

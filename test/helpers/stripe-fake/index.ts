@@ -112,6 +112,10 @@ export async function startStripeFake(options: StripeFakeOptions = {}) {
     /** The fake's clock (unix seconds). */
     now: () => state.clock,
     subscriptionsOf: (customerId: string) => state.subscriptionsOf(customerId),
+    /** A customer as GET /v1/customers/:id serves it (`{id, object, deleted: true}` once deleted). */
+    customer: (customerId: string) => state.customers.get(customerId),
+    /** A Checkout Session (status open, complete or expired). */
+    checkoutSession: (sessionId: string) => state.sessions.get(sessionId),
     close: async () => {
       await events.settled();
       server.closeAllConnections();

@@ -5,7 +5,15 @@
 // Sessions (/api/customer_portal/sessions/object).
 import { randomBytes } from 'node:crypto';
 import { type FormObject, list, str, stringMap } from './form.js';
-import { type Interval, invalid, type Json, missing, required, type StripeFakeOptions } from './types.js';
+import {
+  type Interval,
+  invalid,
+  type Json,
+  missing,
+  required,
+  StripeFakeError,
+  type StripeFakeOptions,
+} from './types.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export function newId(prefix: string, length = 24): string {
@@ -91,6 +99,29 @@ export class StripeState {
     return found;
   }
 
+  /** A customer that exists and is not deleted (a deleted one is `No such customer` to every call but GET). */
+  liveCustomer(id: string, param = 'id'): Json {
+    const customer = this.get(this.customers, 'customer', id, param);
+    if (customer.deleted === true) throw missing('customer', id, param);
+    return customer;
+  }
+
+  /**
+   * DELETE /v1/customers/:id (docs.stripe.com/api/customers/delete): permanent; cancels the customer's
+   * live subscriptions at once; answers `{id, object, deleted: true}`, which GET then serves too. A second
+   * delete is `No such customer`.
+   */
+  deleteCustomer(id: string): Json {
+    const customer = this.liveCustomer(id);
+    for (const sub of this.subscriptionsOf(id)) {
+      if (sub.status !== 'canceled') this.cancelNow(sub.id as string);
+    }
+    this.emit('customer.deleted', customer);
+    const deleted: Json = { id, object: 'customer', deleted: true };
+    this.customers.set(id, deleted);
+    return deleted;
+  }
+
   createCustomer(form: FormObject): Json {
     const customer: Json = {
       id: newId('cus', 14),
@@ -130,7 +161,7 @@ export class StripeState {
     if (mode !== 'subscription')
       throw invalid('mode', 'This fake supports Checkout in subscription mode only.');
     const customer = str(form, 'customer');
-    if (customer) this.get(this.customers, 'customer', customer, 'customer');
+    if (customer) this.liveCustomer(customer, 'customer');
     const items = list(form.line_items);
     if (items.length === 0) throw required('line_items');
     if (items.length > 1) throw invalid('line_items', 'This fake supports one line item.');
@@ -172,11 +203,60 @@ export class StripeState {
     return session;
   }
 
+  /**
+   * POST /v1/checkout/sessions/:id/expire (docs.stripe.com/api/checkout/sessions/expire): only an `open`
+   * session can be expired, else an error; it then cannot be paid and its page says it expired. Emits
+   * `checkout.session.expired`.
+   */
+  expireCheckoutSession(id: string): Json {
+    const session = this.get(this.sessions, 'checkout.session', id, 'session');
+    if (session.status !== 'open') {
+      throw new StripeFakeError({
+        status: 400,
+        type: 'invalid_request_error',
+        message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      });
+    }
+    Object.assign(session, { status: 'expired', url: null });
+    this.emit('checkout.session.expired', session);
+    return session;
+  }
+
+  /**
+   * GET /v1/checkout/sessions (docs.stripe.com/api/checkout/sessions/list): newest first, filtered by
+   * `customer`, `status` (open, complete, expired) and `subscription`; `limit` 1–100 (default 10),
+   * `starting_after`.
+   */
+  listCheckoutSessions(p: FormObject): Json {
+    const limit = Number(str(p, 'limit') ?? '10');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw invalid('limit', `Invalid integer: ${limit}`);
+    const status = str(p, 'status');
+    if (status !== undefined && !['open', 'complete', 'expired'].includes(status))
+      throw invalid('status', `Invalid status: must be one of open, complete, or expired`);
+    const customer = str(p, 'customer');
+    const subscription = str(p, 'subscription');
+    let all = [...this.sessions.values()].reverse();
+    if (customer) all = all.filter((s) => s.customer === customer);
+    if (status) all = all.filter((s) => s.status === status);
+    if (subscription) all = all.filter((s) => s.subscription === subscription);
+    const after = str(p, 'starting_after');
+    if (after) all = all.slice(all.findIndex((s) => s.id === after) + 1);
+    return {
+      object: 'list',
+      data: all.slice(0, limit),
+      has_more: all.length > limit,
+      url: '/v1/checkout/sessions',
+    };
+  }
+
   /** What Checkout does when the customer pays: customer (if none), subscription, invoice, completion. */
   completeCheckout(sessionId: string): Json {
     const session = this.get(this.sessions, 'checkout.session', sessionId);
     if (session.status !== 'open') throw invalid('id', `This Checkout Session is ${session.status}.`);
     let customerId = session.customer as string | null;
+    // A customer deleted since the session was made cannot be charged (subscriptions.create refuses it).
+    if (customerId) this.liveCustomer(customerId, 'customer');
     if (!customerId) {
       customerId = this.createCustomer({ email: (session.customer_email as string | null) ?? '' })
         .id as string;
@@ -360,7 +440,7 @@ export class StripeState {
   createPortalSession(form: FormObject): Json {
     const customer = str(form, 'customer');
     if (!customer) throw required('customer');
-    this.get(this.customers, 'customer', customer, 'customer');
+    this.liveCustomer(customer, 'customer');
     const id = newId('bps');
     const session: Json = {
       id,
