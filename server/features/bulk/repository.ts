@@ -98,7 +98,13 @@ export function createBulkRepository(db: Db) {
         .execute();
     },
 
-    /** Records an item's outcome once: false when it already had one (nothing is written then). */
+    /**
+     * Records an item's outcome once: false when it already had one (nothing is written then). The last
+     * outcome closes the bulk in the same transaction, so a reader never sees every item done and the bulk
+     * still open (a new bulk refused as "still running", a status without its end). The bulk's row is
+     * updated first: on PostgreSQL that lock puts the outcomes of one bulk in a line, so the last one
+     * sees all the others; SQLite writes one transaction at a time anyway.
+     */
     async finishItem(
       bulkId: string,
       position: number,
@@ -106,14 +112,37 @@ export function createBulkRepository(db: Db) {
       result: string,
       at: number,
     ): Promise<boolean> {
-      const updated = await db
-        .updateTable('bulk_items')
-        .set({ outcome, result, done_at: at })
-        .where('bulk_id', '=', bulkId)
-        .where('position', '=', position)
-        .where('outcome', 'is', null)
-        .executeTakeFirst();
-      return Number(updated.numUpdatedRows) === 1;
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('bulk_actions')
+          .set((eb) => ({ total: eb.ref('total') }))
+          .where('id', '=', bulkId)
+          .execute();
+        const updated = await trx
+          .updateTable('bulk_items')
+          .set({ outcome, result, done_at: at })
+          .where('bulk_id', '=', bulkId)
+          .where('position', '=', position)
+          .where('outcome', 'is', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) return false;
+        const left = await trx
+          .selectFrom('bulk_items')
+          .select('position')
+          .where('bulk_id', '=', bulkId)
+          .where('outcome', 'is', null)
+          .limit(1)
+          .executeTakeFirst();
+        if (!left) {
+          await trx
+            .updateTable('bulk_actions')
+            .set({ finished_at: at })
+            .where('id', '=', bulkId)
+            .where('finished_at', 'is', null)
+            .execute();
+        }
+        return true;
+      });
     },
 
     async doneCount(bulkId: string): Promise<number> {
