@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import {
   MailSendUnavailableError,
 } from '../server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { type ImapProxy, startImapProxy } from './helpers/imap-proxy.js';
 import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
 import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
@@ -35,43 +35,11 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-/**
- * Forwards to Dovecot, taking MOVE out of every capability list it announces: a server without RFC 6851,
- * for which the client has to copy, flag \Deleted and expunge. Records the commands the client sent.
- */
-async function withoutMoveProxy(): Promise<{ port: number; commands: string[] }> {
-  const sockets = new Set<Socket>();
-  const commands: string[] = [];
-  const server = createServer((client) => {
-    const upstream = tcpConnect(dovecot.port, dovecot.host);
-    sockets.add(client).add(upstream);
-    client.on('error', () => {});
-    upstream.on('error', () => {});
-    client.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('latin1').split('\r\n')) {
-        const command = /^\S+ ((?:UID )?[A-Z]+)/.exec(line)?.[1];
-        if (command) commands.push(command);
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('latin1');
-      client.write(
-        Buffer.from(
-          text.replace(/^.*CAPABILITY.*$/gm, (line) => line.replace(/ MOVE(?=[ \]\r])/g, '')),
-          'latin1',
-        ),
-      );
-    });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  cleanups.push(async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { port: (server.address() as { port: number }).port, commands };
+/** Dovecot as a server without RFC 6851 MOVE, for which the client has to copy, flag \\Deleted and expunge. */
+async function withoutMoveProxy(): Promise<ImapProxy> {
+  const proxy = await startImapProxy({ upstream: dovecot, hide: ['MOVE'] });
+  cleanups.push(proxy.close);
+  return proxy;
 }
 
 afterAll(async () => {

@@ -139,6 +139,11 @@ export interface TrashResult {
   moved: number;
   /** Provider calls that moved them (IMAP MOVE commands, Gmail batchModify, Graph move requests). */
   calls: number;
+  /**
+   * Moved messages whose place in the trash is not known, so an undo cannot bring them back (an IMAP server
+   * without UIDPLUS, and a message without a Message-ID to find it by). Absent when there are none.
+   */
+  untracked?: number;
 }
 
 /**

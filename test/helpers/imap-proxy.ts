@@ -156,11 +156,17 @@ function framer(
   let literal = 0;
   return (chunk) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    const out: Buffer[] = [];
+    framed(out);
+    if (out.length > 0) write(Buffer.concat(out));
+  };
+
+  function framed(out: Buffer[]): void {
     for (;;) {
       if (literal > 0) {
         if (pending.length === 0) return;
         const take = Math.min(literal, pending.length);
-        write(pending.subarray(0, take));
+        out.push(pending.subarray(0, take));
         pending = pending.subarray(take);
         literal -= take;
         continue;
@@ -171,8 +177,8 @@ function framer(
       pending = pending.subarray(end + 2);
       const size = /\{(\d+)\+?\}$/.exec(line);
       if (size) literal = Number(size[1]);
-      const out = rewrite(line);
-      if (out !== null) write(Buffer.from(`${out}\r\n`, 'latin1'));
+      const rewritten = rewrite(line);
+      if (rewritten !== null) out.push(Buffer.from(`${rewritten}\r\n`, 'latin1'));
     }
-  };
+  }
 }
