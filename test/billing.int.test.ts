@@ -165,7 +165,10 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       success_url: 'http://localhost:3000/stripe/checkout-return?session_id={CHECKOUT_SESSION_ID}',
     });
 
-    fake.completeCheckout(a.sessionId!);
+    // One open Checkout per user: of the two links, only the newer can still be paid.
+    const open = [a, b].filter((x) => fake.checkoutSession(x.sessionId!)?.status === 'open');
+    expect(open).toHaveLength(1);
+    fake.completeCheckout(open[0]!.sessionId!);
     await settle(t);
     expect(await status(client)).toBe(true);
     const state = await billing(client);
@@ -173,7 +176,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       enabled: true,
       plan: 'premium',
       status: 'active',
-      interval: 'month',
+      interval: open[0] === a ? 'month' : 'year',
       cancelAtPeriodEnd: false,
       hasCustomer: true,
       usage: { unsubscribesLimit: null, mailboxesLimit: null },
@@ -186,6 +189,70 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     });
     expect(again.json().url).toMatch(/\/p\/session\//);
     expect(fake.subscriptionsOf(customerId)).toHaveLength(1);
+  });
+
+  it('keeps one open Checkout per user: a new payment link expires the one before', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const monthly = await checkout(client, 'monthly');
+    const yearly = await checkout(client, 'yearly');
+    expect(fake.checkoutSession(monthly.sessionId!)).toMatchObject({ status: 'expired', url: null });
+    expect(fake.checkoutSession(yearly.sessionId!)).toMatchObject({ status: 'open' });
+    // The first tab's Pay is refused; the second pays.
+    expect(() => fake.completeCheckout(monthly.sessionId!)).toThrow(/expired/);
+    fake.completeCheckout(yearly.sessionId!);
+    await settle(t);
+    const { customer_id } = await t.db
+      .selectFrom('billing_accounts')
+      .select('customer_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(fake.subscriptionsOf(customer_id).map((s) => s.status)).toEqual(['active']);
+    expect(await billing(client)).toMatchObject({ plan: 'premium', interval: 'year' });
+  });
+
+  it('handles a second paid subscription at sync: keeps the yearly, cancels the other at once with its unused time credited', async () => {
+    const { t, client, userId } = await billedUser(dialect, apps);
+    const monthly = await checkout(client, 'monthly');
+    fake.completeCheckout(monthly.sessionId!);
+    await settle(t);
+    const { customer_id } = await t.db
+      .selectFrom('billing_accounts')
+      .select('customer_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // A Checkout made where this process could not expire it (another instance, the same instant).
+    const stripe = new Stripe(fake.secretKey, { host: fake.host, port: fake.port, protocol: 'http' });
+    const other = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer: customer_id,
+      client_reference_id: userId,
+      line_items: [{ price: fake.prices.yearly, quantity: 1 }],
+      success_url: 'http://localhost:3000/stripe/checkout-return?session_id={CHECKOUT_SESSION_ID}',
+      metadata: { userId },
+      subscription_data: { metadata: { userId } },
+    });
+    fake.completeCheckout(other.id);
+    await settle(t);
+    await settle(t);
+    const subs = fake.subscriptionsOf(customer_id);
+    const byInterval = (i: string) =>
+      subs.find(
+        (s) =>
+          (s.items as { data: { price: { recurring: { interval: string } } }[] }).data[0]!.price.recurring
+            .interval === i,
+      )!;
+    expect(byInterval('year').status).toBe('active');
+    expect(byInterval('month').status).toBe('canceled');
+    const cancel = fake
+      .requests()
+      .find((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${byInterval('month').id}`)!;
+    expect(cancel.params).toMatchObject({ prorate: 'true', invoice_now: 'true' });
+    // The monthly's unused time (all of it: the fake's clock stood still) is the customer's credit.
+    expect(fake.customer(customer_id)!.balance).toBe(-999);
+    expect(await billing(client)).toMatchObject({ plan: 'premium', status: 'active', interval: 'year' });
+    // At the yearly's renewal the credit pays part of the invoice.
+    fake.advanceToPeriodEnd(byInterval('year').id as string);
+    expect(fake.customer(customer_id)!.balance).toBe(0);
   });
 
   it('ends premium on the success redirect while the webhooks are held back', async () => {

@@ -80,6 +80,22 @@ export function decidingSubscription(subs: readonly Stripe.Subscription[]): Stri
 }
 
 /**
+ * The order in which live subscriptions are kept when a user has several: one not set to end first, then
+ * the longer interval (a year paid for is the larger commitment), then the one paid first (the later is
+ * the duplicate), then the id (every sync picks the same).
+ */
+export function keepFirst(a: Stripe.Subscription, b: Stripe.Subscription): number {
+  const ending = (s: Stripe.Subscription) => (s.cancel_at_period_end || s.cancel_at !== null ? 1 : 0);
+  const yearly = (s: Stripe.Subscription) => (s.items.data[0]?.price.recurring?.interval === 'year' ? 0 : 1);
+  return (
+    ending(a) - ending(b) ||
+    yearly(a) - yearly(b) ||
+    a.created - b.created ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+/**
  * What is copied of a subscription. The period and price sit on the subscription's item in current API
  * versions (the subscription-level current_period_end is gone since 2025-03-31).
  */
@@ -259,7 +275,27 @@ export function createBillingService(deps: BillingDeps) {
       subscription_data: { metadata: { userId } },
     });
     if (!session.url) throw new Error('Checkout Session without a url');
+    await expireOlderSessions(customerId, session.id);
     return session.url;
+  }
+
+  /**
+   * One open Checkout per user: the open sessions made before `newest` are expired (a tab left on the
+   * monthly page, a second click). Each maker expires only what is older than its own session, so two
+   * links made at once (two tabs, two instances) leave the newer one open. A failure here is logged, not
+   * the user's: the link works, and a second payment is caught at sync (settleDuplicates).
+   */
+  async function expireOlderSessions(customerId: string, newest: string): Promise<void> {
+    const { stripe: api } = on();
+    try {
+      const open = await api.checkout.sessions.list({ customer: customerId, status: 'open', limit: 100 });
+      const index = open.data.findIndex((session) => session.id === newest);
+      // Not listed: already expired by a newer link, which took care of the older ones too.
+      if (index === -1) return;
+      for (const older of open.data.slice(index + 1)) await expireIfOpen(api, older.id);
+    } catch (error) {
+      log?.warn({ err: error, customerId }, 'older Checkout Sessions could not be expired');
+    }
   }
 
   /** Whether a subscription is one this product sold (one of its prices, or made by its Checkout). */
@@ -297,6 +333,41 @@ export function createBillingService(deps: BillingDeps) {
     }
   }
 
+  /**
+   * A user paying twice (two Checkouts both paid: two tabs, two instances, a session expired too late):
+   * one subscription is kept — see keepFirst — and each other live one of this product is cancelled at
+   * once with its unused time credited to the customer's balance (`prorate` + `invoice_now`), which pays
+   * the kept one's next invoices: nothing is charged twice, and no card refund is made (docs/decisions.md).
+   * Answers the subscriptions as they are after it. Two syncs at once choose the same one to keep; the
+   * second's cancel of a subscription already cancelled is not an error.
+   */
+  async function settleDuplicates(
+    customerId: string,
+    subs: Stripe.Subscription[],
+  ): Promise<Stripe.Subscription[]> {
+    const { settings: s, stripe: api } = on();
+    const live = subs.filter((sub) => PREMIUM_STATUSES.has(sub.status) && isOurs(sub, s.prices));
+    if (live.length < 2) return subs;
+    const [kept, ...extra] = [...live].sort(keepFirst);
+    const after = new Map<string, Stripe.Subscription>();
+    for (const sub of extra) {
+      let cancelled: Stripe.Subscription;
+      try {
+        cancelled = await api.subscriptions.cancel(sub.id, { prorate: true, invoice_now: true });
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        cancelled = await api.subscriptions.retrieve(sub.id);
+        if (cancelled.status !== 'canceled') throw error;
+      }
+      after.set(sub.id, cancelled);
+      log?.warn(
+        { customerId, kept: kept!.id, cancelled: sub.id },
+        'second live subscription cancelled at once, its unused time credited to the customer',
+      );
+    }
+    return subs.map((sub) => after.get(sub.id) ?? sub);
+  }
+
   /** Re-reads the customer's subscriptions from Stripe and stores the copy and the user's plan. */
   async function syncCustomer(customerId: string): Promise<void> {
     const { stripe: api } = on();
@@ -323,7 +394,8 @@ export function createBillingService(deps: BillingDeps) {
       userId = claimed;
     }
     const subs = await api.subscriptions.list({ customer: customerId, status: 'all', limit: 100 });
-    const { copy, plan } = copyOf(decidingSubscription(subs.data));
+    const current = await settleDuplicates(customerId, subs.data);
+    const { copy, plan } = copyOf(decidingSubscription(current));
     await repo.saveSync(userId, copy, plan, now());
     await repo.markEventsProcessed(customerId, startedAt, now());
   }

@@ -113,7 +113,7 @@ export class StripeApi {
     if (a === 'subscriptions' && is('GET', 2)) return this.listSubscriptions(p);
     if (a === 'subscriptions' && b && is('GET', 3)) return s.get(s.subscriptions, 'subscription', b);
     if (a === 'subscriptions' && b && is('POST', 3)) return this.updateSubscription(b, p);
-    if (a === 'subscriptions' && b && is('DELETE', 3)) return s.cancelNow(b);
+    if (a === 'subscriptions' && b && is('DELETE', 3)) return this.cancelSubscription(b, p);
     if (a === 'invoices' && b && is('GET', 3)) return s.get(s.invoices, 'invoice', b);
     if (a === 'events' && b && is('GET', 3)) {
       const event = this.events().find((e) => e.id === b);
@@ -140,6 +140,20 @@ export class StripeApi {
       return this.state.setCancelAtPeriodEnd(id, cancel === 'true');
     }
     return sub;
+  }
+
+  /** DELETE /v1/subscriptions/:id: `prorate` and `invoice_now` (both or neither in this fake). */
+  private cancelSubscription(id: string, p: FormObject): Json {
+    const flag = (name: string): boolean => {
+      const value = str(p, name);
+      if (value === undefined) return false;
+      if (value !== 'true' && value !== 'false') throw invalid(name, `Invalid boolean: ${value}`);
+      return value === 'true';
+    };
+    const prorate = flag('prorate');
+    if (prorate !== flag('invoice_now'))
+      throw invalid('prorate', 'This fake supports prorate only together with invoice_now.');
+    return this.state.cancelNow(id, 'cancellation_requested', { prorate });
   }
 
   private listSubscriptions(p: FormObject): Json {

@@ -336,16 +336,29 @@ export class StripeState {
     return (subscription.items as { data: Json[] }).data[0]!;
   }
 
+  /**
+   * The subscription's invoice for its period, paid. A credit on the customer's balance (negative, from a
+   * proration) is applied first, as Stripe does (starting_balance/ending_balance; amount_due what is left).
+   */
   private payInvoice(subscription: Json, reason: 'subscription_create' | 'subscription_cycle'): Json {
     const item = this.item(subscription);
     const price = item.price as Json;
     const amount = (price.unit_amount as number) * (item.quantity as number);
+    const customer = this.customers.get(subscription.customer as string);
+    const startingBalance = (customer?.balance as number | undefined) ?? 0;
+    const applied = startingBalance < 0 ? Math.min(amount, -startingBalance) : 0;
+    if (customer) customer.balance = startingBalance + applied;
+    const due = amount - applied;
     const invoice: Json = {
       id: newId('in'),
       object: 'invoice',
-      amount_due: amount,
-      amount_paid: amount,
+      amount_due: due,
+      amount_paid: due,
       amount_remaining: 0,
+      starting_balance: startingBalance,
+      ending_balance: startingBalance + applied,
+      subtotal: amount,
+      total: amount,
       billing_reason: reason,
       collection_method: 'charge_automatically',
       created: this.clock,
@@ -402,10 +415,16 @@ export class StripeState {
     return sub;
   }
 
-  /** DELETE /v1/subscriptions/:id, or the portal's "Cancel now": ends the subscription at once. */
-  cancelNow(id: string, reason = 'cancellation_requested'): Json {
+  /**
+   * DELETE /v1/subscriptions/:id, or the portal's "Cancel now": ends the subscription at once. With
+   * `prorate` and `invoice_now` (docs.stripe.com/api/subscriptions/cancel) the unused part of the paid
+   * period is credited: a final invoice with a negative total, which goes to the customer's balance and
+   * pays their next invoices.
+   */
+  cancelNow(id: string, reason = 'cancellation_requested', options: { prorate?: boolean } = {}): Json {
     const sub = this.get(this.subscriptions, 'subscription', id);
     if (sub.status === 'canceled') throw invalid('id', `No such subscription: '${id}' is already canceled.`);
+    if (options.prorate) this.creditUnusedTime(sub);
     Object.assign(sub, {
       status: 'canceled',
       canceled_at: sub.canceled_at ?? this.clock,
@@ -414,6 +433,64 @@ export class StripeState {
     });
     this.emit('customer.subscription.deleted', sub);
     return sub;
+  }
+
+  /** The final invoice of a subscription cancelled with proration: its unused time, to the balance. */
+  private creditUnusedTime(sub: Json): void {
+    const item = this.item(sub);
+    const start = item.current_period_start as number;
+    const end = item.current_period_end as number;
+    const price = item.price as Json;
+    const amount = (price.unit_amount as number) * (item.quantity as number);
+    const unused = Math.max(0, end - Math.max(this.clock, start)) / Math.max(1, end - start);
+    const credit = Math.round(amount * unused);
+    if (credit === 0) return;
+    const customer = this.customers.get(sub.customer as string);
+    const startingBalance = (customer?.balance as number | undefined) ?? 0;
+    if (customer) customer.balance = startingBalance - credit;
+    const invoice: Json = {
+      id: newId('in'),
+      object: 'invoice',
+      amount_due: 0,
+      amount_paid: 0,
+      amount_remaining: 0,
+      starting_balance: startingBalance,
+      ending_balance: startingBalance - credit,
+      subtotal: -credit,
+      total: -credit,
+      billing_reason: 'subscription_update',
+      collection_method: 'charge_automatically',
+      created: this.clock,
+      currency: 'usd',
+      customer: sub.customer,
+      lines: {
+        object: 'list',
+        data: [
+          {
+            id: newId('il'),
+            object: 'line_item',
+            amount: -credit,
+            currency: 'usd',
+            description: `Unused time on ${price.nickname as string}`,
+            period: { start: this.clock, end },
+            pricing: { type: 'price_details', price_details: { price: price.id, product: price.product } },
+            quantity: item.quantity,
+          },
+        ],
+        has_more: false,
+      },
+      livemode: false,
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: sub.id, metadata: sub.metadata },
+      },
+      period_end: this.clock,
+      period_start: this.clock,
+      status: 'paid',
+      status_transitions: { paid_at: this.clock },
+    };
+    this.invoices.set(invoice.id as string, invoice);
+    sub.latest_invoice = invoice.id;
   }
 
   /**
