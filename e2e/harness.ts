@@ -46,6 +46,7 @@ export async function startProduct(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000/1m',
+      USER_RATE_LIMIT: '1000/1m',
       LOGO_BASE_URL: '',
       ...env,
     },

@@ -27,6 +27,7 @@ import { registerCsrf } from './http/plugins/csrf.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
 import { registerSchemaCompilers } from './http/plugins/schemas.js';
 import { registerSessions, SESSION_COOKIE } from './http/plugins/session.js';
+import { perUserRateLimit } from './http/plugins/user-rate-limit.js';
 import { authRoutes } from './http/routes/auth.js';
 import { blogRoutes } from './http/routes/blog.js';
 import { oauthRoutes } from './http/routes/oauth.js';
@@ -289,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bulk,
     preview: createPreviewService({ repos, providers }),
     rateLimit: authLimit,
+    userRateLimit: perUserRateLimit(config.userRateLimit),
   });
   await app.register(oauthRoutes, {
     oauth,

@@ -64,6 +64,10 @@ const serverEnv = z
       .string()
       .regex(RATE, 'AUTH_RATE_LIMIT looks like 20/15m (count/window)')
       .default('20/15m'),
+    USER_RATE_LIMIT: z
+      .string()
+      .regex(RATE, 'USER_RATE_LIMIT looks like 60/1m (count/window)')
+      .default('60/1m'),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
@@ -96,6 +100,8 @@ const serverEnv = z
       mailFrom: e.MAIL_FROM,
       supportEmail: e.SUPPORT_EMAIL,
       authRateLimit: parseRate(e.AUTH_RATE_LIMIT),
+      /** Per signed-in user, over the calls that reach a mail server or a sender (one budget for all). */
+      userRateLimit: parseRate(e.USER_RATE_LIMIT),
       trustProxy: e.TRUST_PROXY === 'true',
       logLevel: e.LOG_LEVEL as string,
       /** The built SPA's folder; set by main.ts, which finds it (no variable). */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from '../contract/api.js';
+import { SOCKETS_PER_SESSION } from '../server/live/index.js';
 import {
   Client,
   createTestApp,
@@ -96,6 +97,24 @@ describe('live events over socket.io', () => {
         const socket = open(cookie, { origin }, [...transports]);
         expect(await outcome(socket), transports[0]).toMatch(/^refused/);
       }
+    });
+
+    it('refuses a session more live connections than its tabs could need', async () => {
+      const { client } = await signedInTab();
+      const cookie = client.cookieHeader();
+      const held: Socket[] = [];
+      for (let i = 1; i < SOCKETS_PER_SESSION; i++) {
+        const socket = open(cookie);
+        expect(await outcome(socket)).toBe('connected');
+        held.push(socket);
+      }
+      expect(await outcome(open(cookie))).toBe('refused: Too many live connections for this session.');
+      // One closed makes room for one more.
+      const leaving = held.pop()!;
+      const gone = disconnected(leaving);
+      leaving.close();
+      await gone;
+      await expect.poll(async () => outcome(open(cookie)), { timeout: 5000 }).toBe('connected');
     });
 
     it("accepts PUBLIC_URL's origin, and the same port on another loopback name", async () => {

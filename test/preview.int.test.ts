@@ -116,6 +116,18 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
     expect(stored).not.toContain('Weekly picks');
   });
 
+  it('answers 40 previews asked at once, logging in to the mail server a few at a time', async () => {
+    const { client, news, messages } = await connectedUser();
+    // Dovecot, like real servers, refuses more than a handful of connections per user and address at once
+    // (mail_max_userip_connections, 10 by default): one login per preview would fail most of these.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        client.post('/get-message-preview', { subscriptionId: news.id, messageId: messages[i % 2]!.id }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
+  });
+
   it('answers 502 with the reason when the mail server cannot be reached', async () => {
     const { email, client, news, messages } = await connectedUser();
     // The server went away: the mailbox now points at a port where nothing listens.

@@ -36,3 +36,39 @@ describe.each(DIALECTS)('auth rate limit on %s', (dialect) => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
+
+describe.each(DIALECTS)(
+  'per-user limit of the calls that reach a mail server or a sender on %s',
+  (dialect) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(dialect, { USER_RATE_LIMIT: '3/1m' });
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('counts one budget per user over those routes, whatever the IP, and not against another user', async () => {
+      const user = new Client(t.app);
+      await user.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+      const unknown = { subscriptionId: '00000000-0000-4000-8000-000000000000' };
+      const statuses = [
+        (await user.post('/keep-subscription', unknown)).statusCode,
+        (await user.post('/get-message-preview', { ...unknown, messageId: 'x' })).statusCode,
+        (await user.post('/block-subscription', unknown)).statusCode,
+        (await user.post('/unsubscribe', unknown)).statusCode,
+      ];
+      expect(statuses).toEqual([404, 404, 404, 429]);
+      // The same session from another address is the same user.
+      user.ip = '10.9.9.9';
+      const moved = await user.post('/get-messages-by-sender-address', { senderAddress: 'a@b.example' });
+      expect(moved.statusCode).toBe(429);
+      expect(moved.json()).toEqual({ message: MESSAGES.tooManyRequests });
+      // The list itself is not limited, and another user has their own budget.
+      expect((await user.get('/get-unsubscribe-emails')).statusCode).toBe(200);
+      const other = new Client(t.app);
+      await other.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
+      expect((await other.post('/keep-subscription', unknown)).statusCode).toBe(404);
+    });
+  },
+);

@@ -69,6 +69,9 @@ export function handshakeAllowed(headers: IncomingHttpHeaders, allowed: Set<stri
  * with a valid session cookie; it joins the room of its user, so events reach every open tab of that
  * user and no one else, and the room of its session, so it is closed when that session ends.
  */
+/** Live connections one session may hold on one instance. */
+export const SOCKETS_PER_SESSION = 20;
+
 export function attachLive(
   server: HttpServer,
   auth: LiveAuth,
@@ -91,6 +94,10 @@ export function attachLive(
     try {
       const session = await auth.authenticate(socket.handshake.headers.cookie ?? '');
       if (!session) return next(new Error('Not signed in'));
+      // A tab holds one socket; a few dozen is every tab a person opens. More is a script holding
+      // connections open (counted on this instance, where they would pile up).
+      const held = io.sockets.adapter.rooms.get(sessionRoom(session.sessionId))?.size ?? 0;
+      if (held >= SOCKETS_PER_SESSION) return next(new Error('Too many live connections for this session.'));
       socket.data.userId = session.userId;
       socket.data.sessionId = session.sessionId;
       await socket.join([userRoom(session.userId), sessionRoom(session.sessionId)]);

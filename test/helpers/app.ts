@@ -32,7 +32,13 @@ export async function createTestApp(
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-test-'));
   const config = prepareDataDir(
     parseConfig(
-      { AUTH_RATE_LIMIT: '1000/1m', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env },
+      {
+        AUTH_RATE_LIMIT: '1000/1m',
+        USER_RATE_LIMIT: '1000/1m',
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: 'http://localhost:3000',
+        ...env,
+      },
       { dataDir },
     ),
   );

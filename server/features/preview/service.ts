@@ -1,6 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { MailboxProvider, SubscriptionMessage } from '../../../contract/api.js';
 import { HttpError } from '../../lib/errors.js';
+import { keyedLimit } from '../../lib/keyed-limit.js';
 import type { ProviderFactory } from '../../mail/index.js';
 import { MailAuthError } from '../../mail/provider.js';
 import { mailboxCredentials } from '../mailboxes/repository.js';
@@ -25,8 +26,12 @@ export interface PreviewRequest {
   loadImages?: boolean;
 }
 
+/** Previews of one mailbox fetched at once; more wait (one IMAP login each: docs/decisions.md). */
+export const PREVIEWS_PER_MAILBOX = 3;
+
 export function createPreviewService({ repos, providers }: PreviewDeps) {
   const { preview: repo, mailboxes, subscriptions } = repos;
+  const perMailbox = keyedLimit(PREVIEWS_PER_MAILBOX);
 
   async function needsReauth(mailbox: {
     mailbox_id: string;
@@ -46,15 +51,19 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
       if (!row) throw new HttpError(404, PREVIEW_NOT_FOUND);
       if (row.status === 'reauth') await needsReauth(row);
 
-      const provider = providers(mailboxCredentials(row));
       let source: Buffer | null;
       try {
-        source = await provider.fetchMessage(row.provider_id);
+        source = await perMailbox(row.mailbox_id, async () => {
+          const provider = providers(mailboxCredentials(row));
+          try {
+            return await provider.fetchMessage(row.provider_id);
+          } finally {
+            await provider.close().catch(() => undefined);
+          }
+        });
       } catch (error) {
         if (error instanceof MailAuthError) return needsReauth(row);
         throw error;
-      } finally {
-        await provider.close().catch(() => undefined);
       }
       if (!source) throw new HttpError(404, PREVIEW_NOT_FOUND);
 

@@ -7,21 +7,22 @@ import {
 } from '../../../contract/api.js';
 import { API } from '../../../contract/routes.js';
 import type { BulkService } from '../../features/bulk/service.js';
+import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 
 export interface BulkRouteOptions {
   bulk: BulkService;
-  rateLimit: { max: number; timeWindow: number };
+  userRateLimit: PerUserRateLimit;
 }
 
 // Many senders at once (under routes/signed-in.ts: session and CSRF token as every signed-in POST). One
 // POST starts one bulk and counts once against the rate limit, however many senders it names; its items
 // run as a job, not as requests, so no per-request limit sees them. 409 `{message, bulkId}` while the
 // user's previous bulk still runs.
-export const bulkRoutes: FastifyPluginAsyncZod<BulkRouteOptions> = async (app, { bulk, rateLimit }) => {
+export const bulkRoutes: FastifyPluginAsyncZod<BulkRouteOptions> = async (app, { bulk, userRateLimit }) => {
   app.post(
     API.bulkAction,
     {
-      config: { rateLimit },
+      preHandler: userRateLimit,
       schema: { body: bulkActionBodySchema, response: { 202: bulkStartedSchema } },
     },
     async (request, reply) => {

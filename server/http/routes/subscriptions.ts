@@ -15,11 +15,13 @@ import type { SubscriptionsService } from '../../features/subscriptions/service.
 import type { UnsubscribeService } from '../../features/unsubscribe/service.js';
 import { HttpError } from '../../lib/errors.js';
 import { plainDataSerializer } from '../plugins/schemas.js';
+import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 
 export interface SubscriptionRouteOptions {
   mailboxes: MailboxesService;
   subscriptions: SubscriptionsService;
   unsubscribe: UnsubscribeService;
+  userRateLimit: PerUserRateLimit;
 }
 
 // The lists and what the user does with a sender (registered under routes/signed-in.ts). Keep, Block and
@@ -28,7 +30,7 @@ export interface SubscriptionRouteOptions {
 // bodies errors.ts writes: only the 200 answers are declared here.
 export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions> = async (
   app,
-  { mailboxes, subscriptions, unsubscribe },
+  { mailboxes, subscriptions, unsubscribe, userRateLimit },
 ) => {
   const updated = { 200: subscriptionSchema };
 
@@ -52,13 +54,16 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
 
   app.post(
     API.keepSubscription,
-    { schema: { body: subscriptionRefBodySchema, response: updated } },
+    { preHandler: userRateLimit, schema: { body: subscriptionRefBodySchema, response: updated } },
     async (request) => unsubscribe.keep(request.user.userId, request.body.subscriptionId),
   );
 
   app.post(
     API.unsubscribe,
-    { schema: { body: blockingBodySchema, response: { 200: unsubscribeResultSchema } } },
+    {
+      preHandler: userRateLimit,
+      schema: { body: blockingBodySchema, response: { 200: unsubscribeResultSchema } },
+    },
     async (request) => {
       const { subscriptionId, confirmBlock, moveToTrash } = request.body;
       return unsubscribe.unsubscribe(request.user.userId, subscriptionId, { confirmBlock, moveToTrash });
@@ -73,7 +78,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
 
   app.post(
     API.blockSubscription,
-    { schema: { body: blockingBodySchema, response: updated } },
+    { preHandler: userRateLimit, schema: { body: blockingBodySchema, response: updated } },
     async (request) => {
       const { subscriptionId, confirmBlock } = request.body;
       return unsubscribe.block(request.user.userId, subscriptionId, { confirmBlock });
@@ -95,13 +100,13 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
   // back (`restoredFromTrash`), back to review (409 when the sender is not blocked).
   app.post(
     API.reviewSubscription,
-    { schema: { body: subscriptionRefBodySchema, response: updated } },
+    { preHandler: userRateLimit, schema: { body: subscriptionRefBodySchema, response: updated } },
     async (request) => unsubscribe.review(request.user.userId, request.body.subscriptionId),
   );
 
   app.post(
     API.unblockSubscription,
-    { schema: { body: subscriptionRefBodySchema, response: updated } },
+    { preHandler: userRateLimit, schema: { body: subscriptionRefBodySchema, response: updated } },
     async (request) => unsubscribe.unblock(request.user.userId, request.body.subscriptionId),
   );
 };
