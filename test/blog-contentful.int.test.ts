@@ -180,6 +180,18 @@ describe('the blog from Contentful', () => {
     }
   });
 
+  it('answers 404 for an id not in the cached listing without a call to Contentful', async () => {
+    expect((await get('/get-blog-posts')).statusCode).toBe(200);
+    const count = fake.requests.length;
+    for (let i = 0; i < 20; i++) {
+      const res = await get(`/get-blog-post/random-${i}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'No such post.' });
+    }
+    expect((await get('/blogDetails/random-page')).statusCode).toBe(404);
+    expect(fake.requests.length).toBe(count);
+  });
+
   it('writes the post page head from Contentful', async () => {
     const res = await get('/blogDetails/with-image');
     expect(res.statusCode).toBe(200);

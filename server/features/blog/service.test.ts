@@ -58,19 +58,34 @@ describe('blog service', () => {
     await Promise.all([blog.post('a'), blog.post('a')]);
     await blog.post('missing');
     await blog.post('missing');
-    expect(source.get).toHaveBeenCalledTimes(2);
+    // 'missing' is not in the listing: never asked for.
+    expect(source.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers null for an id not in the listing without asking the source, so such ids push no post out', async () => {
+    let now = 0;
+    const source = contentfulLike([post('a', '2025-01-01')]);
+    const blog = createBlogService({ source, log: log(), now: () => now });
+    expect((await blog.post('a'))?.id).toBe('a');
+    for (let i = 0; i < 600; i++) expect(await blog.post(`random-${i}`)).toBeNull();
+    expect(source.get).toHaveBeenCalledTimes(1);
+    expect(source.list).toHaveBeenCalledTimes(1);
+    // The real post's answer is still kept: served while the source fails.
+    source.fail = true;
+    now = 120_000;
+    expect((await blog.post('a'))?.id).toBe('a');
   });
 
   it('serves the last answer while the source fails, retrying every 10 s; 502 with nothing cached', async () => {
     let now = 0;
-    const source = contentfulLike([post('a', '2025-01-01')]);
+    const source = contentfulLike([post('a', '2025-01-01'), post('b', '2025-01-02')]);
     const logger = log();
     const blog = createBlogService({ source, log: logger, now: () => now });
     await blog.list();
     await blog.post('a');
     source.fail = true;
     now = 120_000;
-    expect((await blog.list()).map((p) => p.id)).toEqual(['a']);
+    expect((await blog.list()).map((p) => p.id)).toEqual(['b', 'a']);
     expect((await blog.post('a'))?.id).toBe('a');
     expect(logger.warn).toHaveBeenCalled();
     now = 125_000;
@@ -79,7 +94,8 @@ describe('blog service', () => {
     now = 131_000;
     await blog.list();
     expect(source.list).toHaveBeenCalledTimes(3);
-    const error = await blog.post('never-read').catch((e: unknown) => e);
+    // A listed post never read has no last answer.
+    const error = await blog.post('b').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ statusCode: 502, message: BLOG_UNAVAILABLE });
     expect(logger.error).toHaveBeenCalled();

@@ -4,7 +4,8 @@ import { type BlogLog, type BlogSource, newestFirst } from './source.js';
 
 // The blog's rules: posts newest first, one post by id, and what a reader is told when the source fails.
 // Contentful is asked at most once a minute per list and per post (a page view asks for the HTML's
-// tags and then the API: one call); concurrent readers share one call; when Contentful fails, the last
+// tags and then the API: one call), and only for an id the listing has (others are null at once);
+// concurrent readers share one call; when Contentful fails, the last
 // good answer is served while it keeps failing (retried every RETRY_MS), and only with none is the reader
 // told "The blog cannot be loaded right now." (502). The markdown source is in memory and never fails.
 
@@ -13,7 +14,7 @@ export const NO_SUCH_POST = 'No such post.';
 
 const TTL_MS = 60_000;
 const RETRY_MS = 10_000;
-/** Posts (and unknown ids) remembered one by one; the oldest goes first. */
+/** Posts (listed ids only) remembered one by one; the oldest goes first. */
 const MAX_CACHED_POSTS = 500;
 
 export interface BlogService {
@@ -88,6 +89,9 @@ export function createBlogService({
     },
     async post(id) {
       if (!cacheable) return source.get(id);
+      // Only a post the (cached) listing has is asked for: any other id is "no such post" without a
+      // call, so made-up ids cost Contentful nothing and cannot push real posts out of the cache.
+      if (!(await posts()).some((listed) => listed.id === id)) return null;
       let slot = one.get(id);
       if (!slot) {
         if (one.size >= MAX_CACHED_POSTS) one.delete(one.keys().next().value as string);
