@@ -1,0 +1,26 @@
+// A worker process for test/job-handover.int.test.ts: takes scan-mailbox jobs from pg-boss and never
+// finishes them, printing each job's payload, until it is killed. Settings come from the environment.
+import { createPgBossQueue } from '../../server/jobs/pgboss.js';
+import type { JobHandlers } from '../../server/jobs/queue.js';
+
+const never = () => new Promise<void>(() => {});
+const handlers = {
+  'scan-mailbox': async (payload: { mailboxId: string }) => {
+    console.log(`started ${payload.mailboxId}`);
+    await never();
+  },
+  'billing-sync': never,
+  'bulk-action': never,
+} as unknown as JobHandlers;
+
+await createPgBossQueue({
+  connectionString: process.env.TEST_DATABASE_URL!,
+  schema: process.env.JOB_SCHEMA!,
+  handlers,
+  work: true,
+  retryDelaySeconds: 1,
+  pollingIntervalSeconds: 0.5,
+  heartbeatMs: 200,
+  staleAfterMs: 1500,
+});
+console.log('ready');
