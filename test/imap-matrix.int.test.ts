@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
 import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '../server/mail/provider.js';
+import { type Courier, startCourier } from './helpers/courier.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from './helpers/imap-proxy.js';
 import { seedMailbox } from './helpers/imap-seed.js';
@@ -14,27 +15,45 @@ import { daysAgo, rawMessage } from './helpers/mail.js';
 // (the proxy refuses those). Mail is put in and read back over IMAP on the real server, so each folder
 // path is the server's own (imap-seed.ts). One Dovecot for the file, one proxy per profile, one user per test.
 
+// Dovecot (Debian's dovecot-imapd) and Courier IMAP 5 (Debian's courier-imap, unpacked by
+// scripts/system-deps.mjs and started in a mount namespace of its own: helpers/courier.ts).
 let dovecot: Dovecot;
+let courier: Courier;
 beforeAll(async () => {
-  dovecot = await startDovecot();
+  [dovecot, courier] = await Promise.all([startDovecot(), startCourier()]);
 });
 afterAll(async () => {
-  await dovecot?.stop();
+  await Promise.all([dovecot?.stop(), courier?.stop()]);
 });
+
+interface Backend {
+  host: string;
+  port: number;
+  addUser(account: { user: string; password: string }): Promise<void>;
+}
 
 interface Profile {
   name: string;
+  server: () => Backend;
   proxy: Omit<ImapProxyOptions, 'upstream'> | null;
 }
 
 const PROFILES: Profile[] = [
-  { name: 'Dovecot', proxy: null },
-  { name: 'Dovecot, SELECT without UIDNEXT', proxy: { stripUidNext: true } },
-  ...HIDEABLE.map((cap) => ({ name: `Dovecot without ${cap}`, proxy: { hide: [cap] } })),
+  { name: 'Dovecot', server: () => dovecot, proxy: null },
+  { name: 'Dovecot, SELECT without UIDNEXT', server: () => dovecot, proxy: { stripUidNext: true } },
+  ...HIDEABLE.map((cap) => ({
+    name: `Dovecot without ${cap}`,
+    server: () => dovecot,
+    proxy: { hide: [cap] },
+  })),
   {
     name: 'Dovecot at the RFC 3501 baseline (all hidden, no UIDNEXT)',
+    server: () => dovecot,
     proxy: { hide: HIDEABLE, stripUidNext: true },
   },
+  // INBOX. prefix with . separator, no UIDNEXT on SELECT, no MOVE, SPECIAL-USE, CONDSTORE or ESEARCH.
+  { name: 'Courier IMAP 5', server: () => courier, proxy: null },
+  { name: 'Courier IMAP 5 without UIDPLUS', server: () => courier, proxy: { hide: ['UIDPLUS'] } },
 ];
 
 const NEWS = 'Daily News <news@daily.example>';
@@ -62,7 +81,8 @@ describe.each(PROFILES)('$name', (profile) => {
   const opened: MailProvider[] = [];
 
   beforeAll(async () => {
-    if (profile.proxy) proxy = await startImapProxy({ upstream: dovecot, ...profile.proxy });
+    const { host, port } = profile.server();
+    if (profile.proxy) proxy = await startImapProxy({ upstream: { host, port }, ...profile.proxy });
   });
   afterAll(async () => {
     await Promise.all(opened.map((p) => p.close()));
@@ -71,12 +91,13 @@ describe.each(PROFILES)('$name', (profile) => {
 
   async function newUser(label: string) {
     const account = { user: `${label}-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
-    await dovecot.addUser(account);
-    const seed = await seedMailbox(dovecot, account);
+    const server = profile.server();
+    await server.addUser(account);
+    const seed = await seedMailbox(server, account);
     const provider = (overrides: Partial<ImapProviderOptions> = {}) => {
       const p = createImapProvider({
         host: '127.0.0.1',
-        port: proxy?.port ?? dovecot.port,
+        port: proxy?.port ?? server.port,
         secure: false,
         user: account.user,
         password: account.password,
@@ -166,7 +187,7 @@ describe.each(PROFILES)('$name', (profile) => {
       await seed.close();
     }
     expect(proxy?.refused ?? []).toEqual([]);
-    if (proxy) {
+    if (proxy && profile.server() === dovecot) {
       // The proxy's hiding is what the client saw: the fallbacks ran (and with nothing hidden, the extensions).
       const hides = (cap: string) => profile.proxy?.hide?.includes(cap as never) ?? false;
       const enables = !hides('ENABLE') && !hides('CONDSTORE');

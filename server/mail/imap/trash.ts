@@ -29,8 +29,7 @@ export async function moveSenderToTrash(
   const address = from.trim().toLowerCase();
   if (!address) throw new Error('moveToTrash needs a sender address');
   const folders = await listMailboxes(client, false);
-  const trash = folders.find((f) => f.specialUse === '\\Trash');
-  if (!trash) throw new Error('The mailbox has no \\Trash folder to move the mail to');
+  const trash = folders.find((f) => f.specialUse === '\\Trash') ?? (await createTrash(client));
   let moved = 0;
   let calls = 0;
   let untracked = 0;
@@ -80,6 +79,16 @@ export async function moveSenderToTrash(
     }
   }
   return { moved, calls, ...(untracked > 0 ? { untracked } : {}) };
+}
+
+/**
+ * A mailbox with no trash at all (Courier makes none until a client does): `Trash` in the personal
+ * namespace (`INBOX.Trash` on Courier), the name ImapFlow and mail clients recognise as the trash.
+ */
+async function createTrash(client: ImapFlow): Promise<{ path: string }> {
+  const created = await client.mailboxCreate(['Trash']);
+  if (!created?.path) throw new Error('The mailbox has no trash folder, and creating one failed');
+  return { path: created.path };
 }
 
 /** The trash's UIDNEXT from STATUS, or 1 when the server does not say (the lookup then reads all of it). */

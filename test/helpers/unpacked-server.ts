@@ -1,0 +1,30 @@
+import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+
+/** Waits until a server started as `child` answers on 127.0.0.1:port with its greeting (15 s at most). */
+export async function waitForGreeting(
+  port: number,
+  child: ChildProcess,
+  log: () => string,
+  name: string,
+): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) at start:\n${log()}`);
+    }
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('data', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline)
+      throw new Error(`${name} did not answer on port ${port} within 15 s:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
