@@ -143,10 +143,11 @@ describe('block on Gmail', () => {
     const modifies = box.calls.filter((c) => c === 'POST /gmail/v1/users/me/messages/batchModify');
     expect(modifies).toHaveLength(3);
     expect(result).toEqual({ moved: 2500, calls: 3 });
-    // 5 listing pages × 5 units + 3 batchModify × 50 units.
-    expect(box.provider.quotaUnitsSpent()).toBe(175);
-    // Listing: 5 pages of 500 ids.
+    // 5 listing pages × 5 units + 2,500 From checks (metadata gets) × 5 units + 3 batchModify × 50 units.
+    expect(box.provider.quotaUnitsSpent()).toBe(12_675);
+    // Listing: 5 pages of 500 ids; the From of each, 50 to a batch request.
     expect(box.calls.filter((c) => c === 'GET /gmail/v1/users/me/messages')).toHaveLength(5);
+    expect(box.calls.filter((c) => c.startsWith('POST /batch/'))).toHaveLength(50);
     const labels = await labelsOf(box.observer, before);
     expect(labels.every((l) => l.includes('TRASH') && !l.includes('INBOX'))).toBe(true);
     expect(labels[0]).toEqual(['CATEGORY_PROMOTIONS', 'TRASH']);
@@ -155,6 +156,57 @@ describe('block on Gmail', () => {
     const friend = await allIds(box.observer, 'from:friend@example.org');
     expect(
       (await labelsOf(box.observer, friend)).every((l) => l.includes('INBOX') && !l.includes('TRASH')),
+    ).toBe(true);
+  });
+
+  it('trashes only mail whose From is exactly the sender: not a longer address, nor a name that spells it', async () => {
+    const box = await newMailbox('exact');
+    const own = emu.insert(box.email, specs('Shop <a@shop.example>', 3, { labels: ['INBOX'] }));
+    const archived = emu.insert(box.email, specs('a@shop.example', 1, { labels: [] }));
+    const others = [
+      ...emu.insert(box.email, specs('Data <data@shop.example>', 2, { labels: ['INBOX'] })),
+      ...emu.insert(box.email, specs('"a@shop.example" <phish@evil.example>', 2, { labels: ['INBOX'] })),
+      ...emu.insert(box.email, specs('Friend <friend@example.org>', 1, { labels: ['INBOX'] })),
+    ];
+    // What from: finds is wider than the sender (the emulator: a substring of the From header; Gmail: its
+    // tokens, the display name included).
+    expect(await box.observer.listAllIds('from:a@shop.example')).toHaveLength(8);
+
+    const moved: { id: string; origin: string }[] = [];
+    const result = await box.provider.moveToTrash({ from: 'A@shop.example' }, async (m) => {
+      moved.push(...m);
+    });
+
+    expect(result.moved).toBe(4);
+    expect(new Set(moved.map((m) => m.id))).toEqual(new Set([...own, ...archived].map((m) => m.id)));
+    // Where each was: undo puts the inbox's back in the inbox, the archived one stays archived.
+    expect(
+      moved
+        .filter((m) => m.origin === 'INBOX')
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(own.map((m) => m.id).sort());
+    const mine = await labelsOf(
+      box.observer,
+      [...own, ...archived].map((m) => m.id),
+    );
+    expect(mine.every((l) => l.includes('TRASH') && !l.includes('INBOX'))).toBe(true);
+    const theirs = await labelsOf(
+      box.observer,
+      others.map((m) => m.id),
+    );
+    expect(theirs.every((l) => l.includes('INBOX') && !l.includes('TRASH'))).toBe(true);
+
+    // Undo: back where each was.
+    const restored = await box.provider.restoreFromTrash({ from: 'a@shop.example', messages: moved });
+    expect(restored).toEqual({ restored: 4, missing: 0 });
+    expect(
+      (
+        await labelsOf(
+          box.observer,
+          own.map((m) => m.id),
+        )
+      ).every((l) => l.includes('INBOX')),
     ).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { buildRawMessage } from '../compose.js';
+import { parseFrom } from '../headers/detect.js';
 import {
   type Folder,
   type HeaderBatch,
@@ -6,10 +7,10 @@ import {
   type MailProvider,
   type SyncState,
 } from '../provider.js';
-import { GmailApiError } from './api.js';
+import { GmailApiError, type GmailMessage } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
-import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext } from './scan.js';
+import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext, senderQuery } from './scan.js';
 import { readGmailState } from './state.js';
 import type { GmailClientOptions } from './transport.js';
 
@@ -127,17 +128,26 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       const address = query.from.trim().toLowerCase();
       if (!address) throw new Error('moveToTrash needs a sender address');
       // Spam and trash are left out of the listing: only mail still in sight moves.
-      const ids = await client.listAllIds(`from:${address}`);
-      // Which of them the move takes out of the inbox (the rest were archived): undo puts only those back.
-      const inInbox =
-        onMoved && ids.length > 0 ? new Set(await client.listAllIds(`from:${address} in:inbox`)) : null;
+      const listed = await client.listAllIds(senderQuery(address));
+      // Gmail's from: is a search (display names, parts of addresses): of what it finds, only the messages
+      // whose From is this very address move, as on IMAP. Their labels say which the move takes out of the
+      // inbox (the rest were archived): undo puts only those back.
+      const messages = listed.length > 0 ? await client.getMetadata(listed, ['From']) : new Map();
+      const ids: string[] = [];
+      const inInbox = new Set<string>();
+      for (const id of listed) {
+        const message = messages.get(id);
+        if (!message || fromAddress(message) !== address) continue;
+        ids.push(id);
+        if (message.labelIds?.includes('INBOX')) inInbox.add(id);
+      }
       let calls = 0;
       for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
         const chunk = ids.slice(i, i + BATCH_MODIFY_LIMIT);
         await client.batchModify(chunk, ['TRASH'], ['INBOX']);
         calls += 1;
         // Gmail keeps a message's id in the trash.
-        await onMoved?.(chunk.map((id) => ({ id, origin: inInbox?.has(id) ? 'INBOX' : '' })));
+        await onMoved?.(chunk.map((id) => ({ id, origin: inInbox.has(id) ? 'INBOX' : '' })));
       }
       return { moved: ids.length, calls };
     },
@@ -149,7 +159,7 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       let pageToken: string | null = null;
       do {
         const page = await client.listMessages({
-          q: `from:${address} in:trash`,
+          q: `${senderQuery(address)} in:trash`,
           pageToken,
           includeSpamTrash: true,
         });
@@ -198,6 +208,12 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       // Stateless over HTTP: nothing to close.
     },
   };
+}
+
+/** The address of a message's From, read as the scan reads it (so it names the sender the same way). */
+function fromAddress(message: GmailMessage): string | undefined {
+  const from = message.payload?.headers?.find((h) => h.name.toLowerCase() === 'from')?.value;
+  return parseFrom(from)?.address;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -56,6 +56,15 @@ describe('discovery queries', () => {
     );
     expect(senderQuery('odd"name (x)@x.example')).toBe('from:"oddname (x)@x.example"');
   });
+
+  it('quotes a sender address that Gmail’s search syntax would read as more than an address', () => {
+    // Braces are an OR group, a space ends the term (and "OR" between two is an operator), parentheses
+    // group: quoted, the address is one phrase. A plain address is read as it is.
+    expect(senderQuery('{a,b}@x.example')).toBe('from:"{a,b}@x.example"');
+    expect(senderQuery('a OR b@x.example')).toBe('from:"a OR b@x.example"');
+    expect(senderQuery('news(1)@x.example')).toBe('from:"news(1)@x.example"');
+    expect(senderQuery("news+tag.o'brien@x-y.example")).toBe("from:news+tag.o'brien@x-y.example");
+  });
 });
 
 describe('readGmailState', () => {
