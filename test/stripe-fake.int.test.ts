@@ -280,4 +280,39 @@ describe('stripe fake, driven by the stripe SDK', () => {
     expect(types).toContain('checkout.session.expired');
     expect(types.slice(-2)).toEqual(['customer.subscription.deleted', 'customer.deleted']);
   });
+  it('cancels with prorate + invoice_now: the unused time to the balance, which pays the next invoice', async () => {
+    const customer = await stripe.customers.create({ email: 'eve@example.test' });
+    const pay = async (price: string) => {
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: customer.id,
+        line_items: [{ price, quantity: 1 }],
+        success_url: 'http://app.test/ok',
+      });
+      fake.completeCheckout(session.id);
+      return (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    };
+    const monthly = await pay(fake.prices.monthly);
+    const yearly = await pay(fake.prices.yearly);
+    const alone = (await stripe.subscriptions
+      .cancel(monthly, { prorate: true })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect([alone.statusCode, alone.param]).toEqual([400, 'prorate']);
+    const cancelled = await stripe.subscriptions.cancel(monthly, { prorate: true, invoice_now: true });
+    expect(cancelled.status).toBe('canceled');
+    const final = await stripe.invoices.retrieve(cancelled.latest_invoice as string);
+    expect(final).toMatchObject({ total: -999, amount_due: 0, starting_balance: 0, ending_balance: -999 });
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).balance).toBe(-999);
+    fake.advanceToPeriodEnd(yearly);
+    const renewal = await stripe.invoices.retrieve(
+      (await stripe.subscriptions.retrieve(yearly)).latest_invoice as string,
+    );
+    expect(renewal).toMatchObject({
+      total: 9999,
+      amount_due: 9000,
+      starting_balance: -999,
+      ending_balance: 0,
+    });
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).balance).toBe(0);
+  });
 });
