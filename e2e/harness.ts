@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
+import { type DnsServer, ensureTestDkimKey, startDnsServer } from '../test/helpers/dkim.js';
 import { freePort } from '../test/helpers/net.js';
 import { untilHealthy } from '../test/helpers/product-process.js';
 
@@ -22,6 +23,20 @@ export interface Product {
   stop(): Promise<void>;
 }
 
+let dnsServer: Promise<DnsServer> | null = null;
+/**
+ * The senders' DNS (their DKIM keys, test/helpers/dkim.ts) for every product this test process starts:
+ * one server, stopped with the process.
+ */
+function sendersDns(): Promise<DnsServer> {
+  if (!dnsServer) {
+    const keyFile = ensureTestDkimKey();
+    process.once('exit', () => rmSync(keyFile, { force: true }));
+    dnsServer = startDnsServer();
+  }
+  return dnsServer;
+}
+
 /** `nodeArgs`: extra options for node itself (a CPU profile for a benchmark, say). */
 export async function startProduct(
   env: Record<string, string> = {},
@@ -32,6 +47,7 @@ export async function startProduct(
     throw new Error('The product is not built: run `npm run build` first (npm test does).');
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-e2e-'));
+  const dns = await sendersDns();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
@@ -47,6 +63,7 @@ export async function startProduct(
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '1000/1m',
       USER_RATE_LIMIT: '1000/1m',
+      DNS_SERVERS: dns.address,
       LOGO_BASE_URL: '',
       ...env,
     },

@@ -41,6 +41,7 @@ import { createInProcessQueue, type JobHandlers, type JobQueue } from './jobs/qu
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
 import { type HostLookup, parseHostList } from './lib/address-policy.js';
 import { SecretBox } from './lib/crypto.js';
+import { createDnsResolver } from './lib/dns-resolver.js';
 import { attachLive, type Live } from './live/index.js';
 import { createProviderFactory, type ProviderFactory } from './mail/index.js';
 
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
+    dnsResolver: createDnsResolver(config.dnsServers),
     log: app.log,
     reserveUnsubscribe: billing.reserveUnsubscribe,
   });

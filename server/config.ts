@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { type IntegrationsConfig, parseIntegrations } from './integrations/index.js';
+import { parseDnsServers } from './lib/dns-resolver.js';
 
 // Environment -> typed configuration (.env.example). Every name here is listed in .env.example. Parsing is
 // pure: it reads the variables it is given and touches no file (start-up creates the data folder and the
@@ -73,6 +74,20 @@ const serverEnv = z
     SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
     IMAP_ALLOWED_HOSTS: z.string().default(''),
     UNSUBSCRIBE_ALLOWED_HOSTS: z.string().default(''),
+    DNS_SERVERS: z
+      .string()
+      .refine(
+        (v) => {
+          try {
+            parseDnsServers(v);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'DNS_SERVERS is a comma-separated list of IP[:port] (e.g. 127.0.0.1:5353)' },
+      )
+      .optional(),
     JOB_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]*$/, 'JOB_SCHEMA must be a plain schema name')
@@ -100,6 +115,8 @@ const serverEnv = z
       mailFrom: e.MAIL_FROM,
       supportEmail: e.SUPPORT_EMAIL,
       authRateLimit: parseRate(e.AUTH_RATE_LIMIT),
+      /** Resolvers for the product's own DNS lookups (DKIM keys); null: the system's. */
+      dnsServers: e.DNS_SERVERS ?? null,
       /** Per signed-in user, over the calls that reach a mail server or a sender (one budget for all). */
       userRateLimit: parseRate(e.USER_RATE_LIMIT),
       trustProxy: e.TRUST_PROXY === 'true',

@@ -149,6 +149,54 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     expect(confirmed.json()).toMatchObject({ id, category: 'unsubscribed' });
   });
 
+  it("posts one-click only for a message the sender's domain signed (RFC 8058 §3.1), else offers the link", async () => {
+    const forgedPath = `/forged/${Date.now()}`;
+    const signedPath = `/signed/${Date.now()}`;
+    sender.respond(forgedPath, { status: 200 });
+    sender.respond(signedPath, { status: 200 });
+    const { t, client, byAddress } = await connected([
+      // A forgery: the sender's name and a one-click header, no signature (or another domain's).
+      rawMessage({
+        from: 'Bank <alerts@forged.example>',
+        subject: 'Statement',
+        date: daysAgo(1),
+        listUnsubscribe: `<${sender.origin}${forgedPath}>`,
+        listUnsubscribePost: 'List-Unsubscribe=One-Click',
+        dkim: false,
+      }),
+      rawMessage({
+        from: 'Shop <news@signed.example>',
+        subject: 'Sale',
+        date: daysAgo(1),
+        listUnsubscribe: `<${sender.origin}${signedPath}>`,
+        listUnsubscribePost: 'List-Unsubscribe=One-Click',
+      }),
+    ]);
+    const forged = await unsubscribe(client, byAddress('alerts@forged.example').id);
+    expect(forged).toMatchObject({
+      method: 'manual',
+      oneClickUnsubscribeSuccess: false,
+      manualUnsubscribe: true,
+      unsubscribeOptions: [`${sender.origin}${forgedPath}`],
+    });
+    expect(sender.requests.filter((r) => r.path === forgedPath)).toHaveLength(0);
+    const signed = await unsubscribe(client, byAddress('news@signed.example').id);
+    expect(signed).toMatchObject({ method: 'one-click', oneClickUnsubscribeSuccess: true });
+    expect(sender.requests.filter((r) => r.path === signedPath)).toHaveLength(1);
+    // The receipts record the domain and the result.
+    const details = (
+      await t.db
+        .selectFrom('unsubscribe_receipts')
+        .select(['method', 'ok', 'detail'])
+        .orderBy('created_at')
+        .execute()
+    ).map((r) => [r.method, r.ok, r.detail]);
+    expect(details).toEqual([
+      ['one-click', 0, 'not sent: DKIM no DKIM signature'],
+      ['one-click', 1, 'HTTP 200; DKIM pass (d=signed.example)'],
+    ]);
+  });
+
   it('blocks a sender without a link: existing mail to Trash, and the next message too', async () => {
     const list = (subject: string, n: number) =>
       rawMessage({

@@ -403,7 +403,9 @@ const migrations: Record<string, Migration> = {
       // Accounts made by a provider's sign-in, and those with a mailbox connected at their own address,
       // are proven already.
       await sql`UPDATE users SET email_verified = 1 WHERE password_hash IS NULL
-        OR EXISTS (SELECT 1 FROM mailboxes m WHERE m.user_id = users.id AND m.email = users.email)`.execute(db);
+        OR EXISTS (SELECT 1 FROM mailboxes m WHERE m.user_id = users.id AND m.email = users.email)`.execute(
+        db,
+      );
       await db.schema
         .createTable('email_verifications')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())

@@ -35,6 +35,8 @@ export async function createTestApp(
       {
         AUTH_RATE_LIMIT: '1000/1m',
         USER_RATE_LIMIT: '1000/1m',
+        // Senders' DKIM keys from the run's DNS server (test/helpers/dkim.ts, started by globalSetup).
+        ...(process.env.TEST_DNS_SERVERS ? { DNS_SERVERS: process.env.TEST_DNS_SERVERS } : {}),
         LOG_LEVEL: 'silent',
         PUBLIC_URL: 'http://localhost:3000',
         ...env,

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureTestDkimKey, startDnsServer } from './dkim.js';
 
-// Integration globalSetup: a throwaway certificate authority and a leaf certificate for 127.0.0.1,
+// Integration globalSetup: senders' DKIM key and its DNS server (dkim.ts), and a throwaway certificate authority and a leaf certificate for 127.0.0.1,
 // 127.0.0.2 and localhost (the local HTTPS sender of test/helpers/https-sender.ts), plus a second,
 // unknown CA with its own leaf (a server the product must not trust).
 //
@@ -15,7 +16,8 @@ function openssl(dir: string, ...args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 }
 
-export default function setup(): () => void {
+/** The certificates (NODE_EXTRA_CA_CERTS, TEST_HTTPS_CERT_DIR); answers what removes them. */
+export function setupCertificates(): () => void {
   const dir = mkdtempSync(path.join(tmpdir(), 'inbox-genie-certs-'));
   const ext = path.join(dir, 'leaf.ext');
   writeFileSync(
@@ -53,7 +55,18 @@ export default function setup(): () => void {
   }
   process.env.NODE_EXTRA_CA_CERTS = path.join(dir, 'ca.crt');
   process.env.TEST_HTTPS_CERT_DIR = dir;
-  return () => {
-    rmSync(dir, { recursive: true, force: true });
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+export default async function setup(): Promise<() => Promise<void>> {
+  const removeCertificates = setupCertificates();
+  // Senders' DKIM key for the run and the DNS server that publishes it (test/helpers/dkim.ts).
+  const keyFile = ensureTestDkimKey();
+  const dns = await startDnsServer();
+  process.env.TEST_DNS_SERVERS = dns.address;
+  return async () => {
+    await dns.stop();
+    rmSync(keyFile, { force: true });
+    removeCertificates();
   };
 }

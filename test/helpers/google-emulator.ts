@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createEmulator } from '@emulators/core';
 import { googlePlugin, seedFromConfig } from '@emulators/google';
 import { expect } from 'vitest';
+import { dkimSign } from './dkim.js';
 
 // @emulators/google served in-process on 127.0.0.1 (docs/decisions.md, test tiers), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
@@ -65,7 +66,9 @@ export function rfc822(spec: MessageSpec, messageId: string): string {
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
   ];
-  return `${lines.join('\r\n')}\r\n\r\n${spec.body}\r\n`;
+  const raw = `${lines.join('\r\n')}\r\n\r\n${spec.body}\r\n`;
+  // A sender offering one-click signs its mail, as senders Gmail shows the button for do.
+  return spec.listUnsubscribePost ? dkimSign(raw) : raw;
 }
 
 export async function startGoogleEmulator(): Promise<GoogleEmulator> {

@@ -1,4 +1,5 @@
 // Builds raw RFC 5322 messages for the IMAP tests.
+import { dkimSign } from './dkim.js';
 
 export interface TestMessage {
   from: string;
@@ -8,6 +9,8 @@ export interface TestMessage {
   listUnsubscribePost?: string;
   listId?: string;
   precedence?: string;
+  /** Signed by the sender's domain (test/helpers/dkim.ts): by default when it offers one-click. */
+  dkim?: boolean;
 }
 
 let seq = 0;
@@ -27,7 +30,8 @@ export function rawMessage(m: TestMessage): string {
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
   ].filter(Boolean);
-  return `${headers.join('\r\n')}\r\n\r\nHello, this body is never stored.\r\n`;
+  const raw = `${headers.join('\r\n')}\r\n\r\nHello, this body is never stored.\r\n`;
+  return (m.dkim ?? m.listUnsubscribePost !== undefined) ? dkimSign(raw) : raw;
 }
 
 export const daysAgo = (n: number) => new Date(Date.UTC(2026, 10, 20) - n * 86_400_000);

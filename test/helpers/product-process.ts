@@ -11,7 +11,14 @@ const root = path.resolve(import.meta.dirname, '../..');
 export async function startProduct(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, PORT: String(port), LOG_LEVEL: 'error', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      // Senders' DKIM keys from the run's DNS server (test/helpers/dkim.ts).
+      ...(process.env.TEST_DNS_SERVERS ? { DNS_SERVERS: process.env.TEST_DNS_SERVERS } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await untilHealthy(port, child);

@@ -145,6 +145,18 @@ export function createUnsubscribeRepository(db: Db) {
 
     // ---- what a block moved to the trash (undo moves it back) --------------------------------------------
 
+    /** The provider ids of a sender's newest messages in its mailbox (whose DKIM vouches for one-click). */
+    async newestMessageIds(senderId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('messages')
+        .select('provider_id')
+        .where('sender_id', '=', senderId)
+        .orderBy('date', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.provider_id);
+    },
+
     async trashedOf(mailboxId: string, address: string) {
       return db
         .selectFrom('trashed_messages')

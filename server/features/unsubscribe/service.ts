@@ -1,4 +1,5 @@
 import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
+import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.js';
 import { HttpError, notFound } from '../../lib/errors.js';
 import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
 import { type MailtoRequest, parseMailto } from '../../mail/headers/mailto.js';
@@ -8,6 +9,7 @@ import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
+import { verifyOneClickSignature } from './dkim.js';
 import { createFlights } from './flights.js';
 import { oneClickUnsubscribe } from './one-click.js';
 
@@ -25,6 +27,8 @@ export interface UnsubscribeDeps {
   providers: ProviderFactory;
   subscriptions: SubscriptionsService;
   allowedHosts: ReadonlySet<string>;
+  /** DNS for DKIM keys (DNS_SERVERS); the system's resolvers when absent. */
+  dnsResolver?: DnsResolver;
   oneClickTimeoutMs?: number;
   /** How long a run holds its sender without renewing (renewed every third of it while alive). */
   flightLeaseMs?: number;
@@ -84,10 +88,14 @@ export const UNDO_MESSAGES = {
   notBlocked: 'This sender is not blocked.',
 } as const;
 
+/** The sender's newest messages read for a DKIM signature that vouches for its one-click link. */
+const DKIM_MESSAGES_TRIED = 3;
+
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
   const { repos, providers, subscriptions, allowedHosts, now = Date.now, log } = deps;
   const reserve = deps.reserveUnsubscribe ?? (async () => ({ release: async () => {} }));
   const { unsubscribe: repo, mailboxes, settings: settingsRepo } = repos;
+  const dnsResolver = deps.dnsResolver ?? createDnsResolver(null);
   const { single, reconcileAbandoned } = createFlights({
     repo,
     now,
@@ -184,11 +192,49 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
 
   // ---- the steps ----------------------------------------------------------------------------------------
 
-  /** Step 1, RFC 8058: only when the sender asked for it and an https URI exists. */
+  /**
+   * Whether one of the sender's newest messages, read from the mailbox now and not kept, vouches for the
+   * one-click POST to `uri` with a DKIM signature over its List-Unsubscribe fields (RFC 8058 §3.1). When
+   * none does, a receipt says why and the POST is not made: the next steps (mailto, the link for the user
+   * to open) follow, as Gmail shows no one-click button for such mail.
+   */
+  async function vouched(userId: string, row: Row, uri: string): Promise<string | null> {
+    let last = 'no message of the sender to check';
+    const provider = providers(mailboxCredentials(row));
+    try {
+      for (const id of await repo.newestMessageIds(row.id, DKIM_MESSAGES_TRIED)) {
+        const raw = await provider.fetchMessage(id);
+        if (!raw) continue;
+        const verdict = await verifyOneClickSignature(raw, row.address, uri, dnsResolver);
+        const said = `DKIM ${verdict.result}${verdict.domain ? ` (d=${verdict.domain})` : ''}`;
+        if (verdict.ok) return said;
+        last = said;
+      }
+    } catch (error) {
+      last = `the message could not be read: ${(error as Error).message}`;
+    } finally {
+      await provider.close();
+    }
+    await repo.receipt(
+      userId,
+      row.id,
+      { method: 'one-click', target: uri, ok: false, detail: `not sent: ${last}` },
+      now(),
+    );
+    return null;
+  }
+
+  /** Step 1, RFC 8058: only when the sender asked for it, an https URI exists and its DKIM vouches for it. */
   async function oneClick(userId: string, row: Row, uri: string): Promise<boolean> {
+    const signed = await vouched(userId, row, uri);
+    if (!signed) return false;
     const receipt = await repo.startReceipt(userId, row.id, { method: 'one-click', target: uri }, now());
     const r = await oneClickUnsubscribe(uri, { allowedHosts, timeoutMs: deps.oneClickTimeoutMs });
-    await repo.settle(receipt, r.ok, r.ok ? `HTTP ${r.httpStatus}` : (r.error ?? `HTTP ${r.httpStatus}`));
+    await repo.settle(
+      receipt,
+      r.ok,
+      `${r.ok ? `HTTP ${r.httpStatus}` : (r.error ?? `HTTP ${r.httpStatus}`)}; ${signed}`,
+    );
     if (r.ok) await repo.markUnsubscribed(row.id, now());
     return r.ok;
   }

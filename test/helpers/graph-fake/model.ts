@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { dkimSign } from '../dkim.js';
 import { graphId, HttpError } from './http.js';
 import type { FakeState, FakeUser, StoredFolder, StoredMessage } from './state.js';
 import { CONSUMER_TENANT, type FakeAddress, type FakeMailbox, type FakeUserOptions } from './types.js';
@@ -250,7 +251,9 @@ export function mimeOf(m: StoredMessage): string {
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
   ];
-  return `${lines.join('\r\n')}\r\n\r\n${m.subject}\r\n`;
+  const raw = `${lines.join('\r\n')}\r\n\r\n${m.subject}\r\n`;
+  // A sender offering one-click signs its mail (test/helpers/dkim.ts); Exchange keeps the signature.
+  return (m.headers ?? []).some((h) => /^list-unsubscribe-post$/i.test(h.name)) ? dkimSign(raw) : raw;
 }
 
 export function byReceived(direction: 'asc' | 'desc') {

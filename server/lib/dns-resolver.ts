@@ -1,0 +1,27 @@
+import { promises as dns } from 'node:dns';
+
+/** A lookup as mailauth calls it: the records of `rrtype` at `name`, like dns.promises.resolve. */
+export type DnsResolver = (name: string, rrtype: string) => Promise<string[][] | string[]>;
+
+/**
+ * The resolver for the product's own DNS lookups (DKIM keys): `servers` is DNS_SERVERS, comma-separated
+ * `host:port` (or bare IPs, port 53); null or empty: the system's resolvers. Each lookup gives up after a
+ * few seconds, so a sender whose DNS hangs cannot hold an unsubscribe.
+ */
+export function createDnsResolver(servers: string | null): DnsResolver {
+  const resolver = new dns.Resolver({ timeout: 3000, tries: 2 });
+  const list = parseDnsServers(servers);
+  if (list.length > 0) resolver.setServers(list);
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
+}
+
+/** DNS_SERVERS as the list Resolver.setServers takes; throws on an entry that is not `host[:port]`. */
+export function parseDnsServers(value: string | null): string[] {
+  if (!value?.trim()) return [];
+  return value.split(',').map((entry) => {
+    const text = entry.trim();
+    const match = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(?::(\d{1,5}))?$/.exec(text);
+    if (!match) throw new Error(`DNS_SERVERS: "${text}" is not an IP address with an optional :port`);
+    return match[2] ? `${match[1]}:${match[2]}` : match[1]!;
+  });
+}
