@@ -40,7 +40,7 @@ import { createPgBossQueue } from './jobs/pgboss.js';
 import { createInProcessQueue, type JobHandlers, type JobQueue } from './jobs/queue.js';
 import { type Scheduler, startScheduler } from './jobs/scheduler.js';
 import { type HostLookup, parseHostList } from './lib/address-policy.js';
-import { SecretBox } from './lib/crypto.js';
+import { keyedHasher, SecretBox } from './lib/crypto.js';
 import { createDnsResolver } from './lib/dns-resolver.js';
 import { attachLive, type Live } from './live/index.js';
 import { createProviderFactory, type ProviderFactory } from './mail/index.js';
@@ -143,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enqueueSync: (customerId) =>
       jobs.enqueue('billing-sync', { customerId }, { key: `stripe-customer:${customerId}` }),
     log: app.log,
+    trialKey: keyedHasher(config.secretKey, 'trial usage'),
   });
   const unsubscribe = createUnsubscribeService({
     repos,
@@ -228,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lookup: deps.lookup,
     mailboxLimit: billing.mailboxLimit,
     addressProven: accounts.mailboxProven,
+    mailboxAdded: billing.mailboxConnected,
   });
   // Webhook events a stopped process stored but did not sync are synced now (the in-process queue is
   // lost with its process; pg-boss keeps its jobs, and a second sync changes nothing).

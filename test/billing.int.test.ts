@@ -517,6 +517,24 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await billing(client)).usage.unsubscribesUsed).toBe(1);
     });
 
+    it('does not start the trial again for a mailbox whose account was deleted and made again', async () => {
+      const { t, client, smtp, ids, email, password } = await trialUser(stripeEnv(), newsletters(4));
+      for (const id of ids.slice(0, 3)) expect((await unsubscribe(client, id)).statusCode).toBe(200);
+      expect(smtp.received).toHaveLength(3);
+      expect((await client.delete('/delete-account')).statusCode).toBe(200);
+      // Nothing readable is kept: the row holds a keyed hash and a count.
+      const kept = await t.db.selectFrom('trial_usage').selectAll().execute();
+      expect(JSON.stringify(kept)).not.toContain(email.split('@')[0]!);
+      expect(kept.map((k) => k.unsubscribes_used)).toContain(3);
+
+      const again = new Client(t.app);
+      await again.post('/auth/signup', { email: uniqueEmail('again'), password: 'long enough' });
+      expect((await billing(again)).usage.unsubscribesUsed).toBe(0);
+      expect((await again.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
+      await t.app.jobs.idle();
+      expect((await billing(again)).usage.unsubscribesUsed).toBe(3);
+    });
+
     it('refuses a second mailbox with 401 Subscription required, allows re-connecting the first, and both on premium', async () => {
       const { t, client, email, password } = await trialUser(stripeEnv(), newsletters(1));
       const second = uniqueEmail('second').replace('@example.com', '@yahoo.com');

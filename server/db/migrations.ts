@@ -429,6 +429,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0014_trial_usage_kept': {
+    async up(db: Kysely<unknown>) {
+      // What a deleted account used of the free trial, by mailbox address, so deleting and re-creating an
+      // account does not restart it. `key` is a keyed hash of the address (lib/crypto keyedHasher): no
+      // readable address is kept (docs/decisions.md, "The free trial outlives the account").
+      await db.schema
+        .createTable('trial_usage')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('unsubscribes_used', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /**

@@ -41,6 +41,13 @@ export interface EmailVerificationsTable {
   expires_at: number;
 }
 
+/** The free trial's use of deleted accounts, by keyed hash of a mailbox address (features/billing). */
+export interface TrialUsageTable {
+  key: string;
+  unsubscribes_used: number;
+  updated_at: number;
+}
+
 /** Failed password sign-ins per address; `key` is the sha256 of the normalized address. */
 export interface SigninFailuresTable {
   key: string;
@@ -270,6 +277,7 @@ export interface Database {
   users: UsersTable;
   email_verifications: EmailVerificationsTable;
   signin_failures: SigninFailuresTable;
+  trial_usage: TrialUsageTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
 }

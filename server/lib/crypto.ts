@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A random token for cookies and links: 32 bytes, URL-safe. */
 export function randomToken(): string {
@@ -8,6 +8,16 @@ export function randomToken(): string {
 /** Tokens are stored only as their hash, so a copy of the database cannot be replayed as cookies or links. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * A keyed hash (HMAC-SHA256 with a key HKDF derives from SECRET_KEY for `purpose`): lets the product
+ * recognise a value it saw before without keeping it readable, and without letting anyone who lacks the
+ * secret test guesses against the stored hashes (as a plain hash of an address would).
+ */
+export function keyedHasher(secret: string, purpose: string): (value: string) => string {
+  const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `inbox-genie ${purpose}`, 32));
+  return (value) => createHmac('sha256', key).update(value).digest('hex');
 }
 
 /**

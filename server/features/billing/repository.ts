@@ -172,6 +172,55 @@ export function createBillingRepository(db: Db) {
       });
     },
 
+    /** What the user used of the trial and the addresses it is kept under when the account goes. */
+    async trialToKeep(userId: string): Promise<{ used: number; addresses: string[] }> {
+      const user = await db
+        .selectFrom('users')
+        .select(['email', 'trial_unsubscribes_used'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) return { used: 0, addresses: [] };
+      const boxes = await db.selectFrom('mailboxes').select('email').where('user_id', '=', userId).execute();
+      return {
+        used: Number(user.trial_unsubscribes_used),
+        addresses: [...new Set([user.email, ...boxes.map((b) => b.email)])],
+      };
+    },
+
+    /** Keeps `used` under each key, never lowering what an earlier account left there. */
+    async keepTrialUsage(keys: string[], used: number, at: number): Promise<void> {
+      for (const key of keys) {
+        await db
+          .insertInto('trial_usage')
+          .values({ key, unsubscribes_used: used, updated_at: at })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet((eb) => ({
+              unsubscribes_used: sql<number>`case when ${eb.ref('excluded.unsubscribes_used')} > ${eb.ref('trial_usage.unsubscribes_used')} then ${eb.ref('excluded.unsubscribes_used')} else ${eb.ref('trial_usage.unsubscribes_used')} end`,
+              updated_at: at,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    /** Raises the user's used count to the most a deleted account left under any of `keys`. */
+    async applyKeptTrialUsage(userId: string, keys: string[]): Promise<void> {
+      if (keys.length === 0) return;
+      const row = await db
+        .selectFrom('trial_usage')
+        .select((eb) => eb.fn.max('unsubscribes_used').as('used'))
+        .where('key', 'in', keys)
+        .executeTakeFirst();
+      const kept = Number(row?.used ?? 0);
+      if (kept <= 0) return;
+      await db
+        .updateTable('users')
+        .set({ trial_unsubscribes_used: kept })
+        .where('id', '=', userId)
+        .where('trial_unsubscribes_used', '<', kept)
+        .execute();
+    },
+
     /** Gives a reservation back (the attempt changed nothing). */
     async releaseUnsubscribe(userId: string, senderId: string): Promise<void> {
       await db.transaction().execute(async (trx) => {

@@ -59,6 +59,8 @@ export interface BillingDeps {
   log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
   /** The Stripe client (built from settings when absent). */
   stripe?: Stripe;
+  /** The keyed hash the trial's use is kept under after an account is deleted (lib/crypto keyedHasher). */
+  trialKey?: (address: string) => string;
 }
 
 /** A reservation of one free unsubscribe; `release` gives it back when the attempt changed nothing. */
@@ -586,6 +588,23 @@ export function createBillingService(deps: BillingDeps) {
       if (outcome === 'exhausted') throw new HttpError(402, BILLING_MESSAGES.unsubscribeLimit);
       if (outcome === 'already-counted') return NO_ALLOWANCE_NEEDED;
       return { release: () => repo.releaseUnsubscribe(userId, senderId) };
+    },
+
+    /**
+     * Before an account is deleted: what it used of the free trial is kept under a keyed hash of each of
+     * its addresses (the account's and its mailboxes'), so a new account for the same mailbox goes on
+     * from there (docs/decisions.md, "The free trial outlives the account").
+     */
+    async keepTrialUsage(userId: string): Promise<void> {
+      if (!settings || !deps.trialKey) return;
+      const { used, addresses } = await repo.trialToKeep(userId);
+      if (used > 0) await repo.keepTrialUsage(addresses.map(deps.trialKey), used, now());
+    },
+
+    /** A mailbox was connected: a deleted account's use of the trial with that address counts again. */
+    async mailboxConnected(userId: string, address: string): Promise<void> {
+      if (!settings || !deps.trialKey) return;
+      await repo.applyKeptTrialUsage(userId, [deps.trialKey(address)]);
     },
 
     /**

@@ -39,6 +39,8 @@ export interface MailboxesDeps {
   mailboxLimit?: (userId: string) => Promise<number | null>;
   /** A mailbox logged in with working credentials at `email` (accounts: proves the user's own address). */
   addressProven?: (userId: string, email: string) => Promise<void>;
+  /** A mailbox was stored (billing: the free trial a deleted account used with that address counts). */
+  mailboxAdded?: (userId: string, email: string) => Promise<void>;
 }
 
 /** Adding another mailbox needs a plan (401, the text the add-account screen shows). */
@@ -79,6 +81,7 @@ export function createMailboxesService({
   lookup,
   mailboxLimit = async () => null,
   addressProven = async () => {},
+  mailboxAdded = async () => {},
 }: MailboxesDeps) {
   const repo = repos.mailboxes;
 
@@ -137,6 +140,7 @@ export function createMailboxesService({
       // A login at the provider's own server proves the address; one at a server the user typed does not
       // (anyone can run a server that accepts any password for any address).
       if (!candidate.imap_host) await addressProven(userId, email);
+      await mailboxAdded(userId, email);
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
     },
@@ -162,6 +166,7 @@ export function createMailboxesService({
       if ('limited' in result) throw new MailboxLimitError();
       // Google or Microsoft granted this address's mailbox: the address is proven.
       await addressProven(userId, email);
+      await mailboxAdded(userId, email);
       await requestScan(result.mailboxId);
       return result;
     },

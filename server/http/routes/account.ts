@@ -60,6 +60,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
     async (request, reply) => {
       // A paid plan ends with the account: nobody is charged for an account that no longer exists.
       await billing.cancelForDeletion(request.user.userId);
+      await billing.keepTrialUsage(request.user.userId);
       await accounts.deleteAccount(request.user.userId);
       reply.endSession();
       return { message: 'Your account and everything stored with it has been deleted.' };
