@@ -300,6 +300,73 @@ describe('restore from the trash on Gmail (emulator)', () => {
   });
 });
 
+describe("restore of the mail a provider's block rule trashed later", () => {
+  it('Gmail: the filter trashed what arrived after the block; undo brings that back to the inbox too', async () => {
+    const { email, refreshToken } = await emu.addUser(`rule-${randomBytes(4).toString('hex')}@gmail.test`);
+    const common = {
+      refreshToken,
+      clientId: emu.clientId,
+      clientSecret: emu.clientSecret,
+      baseUrl: emu.baseUrl,
+    };
+    const provider = createGmailProvider({ email, ...common, pace: false });
+    const observer = new GmailClient({ ...common, pace: false });
+    const at = (ms: number): MessageSpec => ({
+      from: 'Deals <deals@rule.example>',
+      subject: 'Deal',
+      date: new Date(ms),
+      body: 'x',
+      labels: ['INBOX'],
+    });
+    // Trashed by the user long before the block: not the rule's work, stays.
+    const [old] = emu.insert(email, [{ ...at(Date.now() - 86_400_000), labels: ['TRASH'] }]);
+    const ruleSince = Date.now() - 1000;
+    await provider.createBlockRule('deals@rule.example');
+    // Gmail applies the filter as the mail arrives.
+    const later = emu.insert(email, [at(Date.now()), at(Date.now() + 1000)]);
+    const [other] = emu.insert(email, [
+      { from: 'Friend <friend@rule.example>', subject: 'Hi', date: new Date(), body: 'x', labels: ['TRASH'] },
+    ]);
+    const before = await observer.getMetadata(
+      later.map((m) => m.id),
+      ['From'],
+    );
+    for (const m of later) expect(before.get(m.id)?.labelIds).toContain('TRASH');
+
+    const back = await provider.restoreFromTrash({ from: 'deals@rule.example', messages: [], ruleSince });
+    expect(back).toEqual({ restored: 2, missing: 0 });
+    const after = await observer.getMetadata(
+      [...later, old!, other!].map((m) => m.id),
+      ['From'],
+    );
+    for (const m of later) expect(after.get(m.id)?.labelIds).toEqual(['INBOX']);
+    expect(after.get(old!.id)?.labelIds).toContain('TRASH');
+    expect(after.get(other!.id)?.labelIds).toContain('TRASH');
+  });
+
+  it('Outlook: the Inbox rule moved what arrived after the block; undo brings that back to the inbox too', async () => {
+    const t = newGraphMailbox(graph, 'rule', { retry: { attempts: 3, backoffMs: 10, maxWaitMs: 50 } });
+    const arriving = (address: string, ms: number): FakeMessageInput => ({
+      subject: 'Deals',
+      from: { name: 'Deals', address },
+      receivedDateTime: new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      headers: [{ name: 'From', value: address }],
+    });
+    const provider = t.provider();
+    const old = t.box.addMessage('deleteditems', arriving('deals@rule.example', Date.now() - 86_400_000));
+    const ruleSince = Date.now() - 1000;
+    await provider.createBlockRule('deals@rule.example');
+    t.box.addMessage('inbox', arriving('deals@rule.example', Date.now()));
+    t.box.addMessage('inbox', arriving('deals@rule.example', Date.now() + 1000));
+    expect(t.box.sendersIn('deleteditems')).toHaveLength(3);
+
+    const back = await provider.restoreFromTrash({ from: 'deals@rule.example', messages: [], ruleSince });
+    expect(back).toEqual({ restored: 2, missing: 0 });
+    expect(t.box.sendersIn('inbox')).toEqual(['deals@rule.example', 'deals@rule.example']);
+    expect(t.box.messagesIn('deleteditems').map((m) => m.id)).toEqual([old]);
+  });
+});
+
 describe('restore from the trash on Outlook (Graph fake)', () => {
   let minute = 0;
   const from = (address: string): FakeMessageInput => {

@@ -102,8 +102,15 @@ export interface MailProvider {
   /**
    * Moves messages moveToTrash put in the trash back to where they came from (undoing a block). Messages no
    * longer in the trash (deleted for good, or moved by the user) are skipped and counted as `missing`.
+   * `ruleSince`: the block's provider-side rule (createBlockRule) has sent the sender's mail arriving
+   * since then (epoch ms) to the trash; what of it is still there goes back to the inbox too, counted in
+   * `restored`. Providers without such rules ignore it (their checks' moves are in `messages`).
    */
-  restoreFromTrash(query: { from: string; messages: TrashedMessage[] }): Promise<RestoreResult>;
+  restoreFromTrash(query: {
+    from: string;
+    messages: TrashedMessage[];
+    ruleSince?: number;
+  }): Promise<RestoreResult>;
   /**
    * A provider-side rule sending the sender's future mail to the trash; null when the provider has none
    * (IMAP: the product applies its own rule at every check).

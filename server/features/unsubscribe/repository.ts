@@ -129,7 +129,7 @@ export function createUnsubscribeRepository(db: Db) {
     async blockRule(mailboxId: string, address: string) {
       return db
         .selectFrom('block_rules')
-        .select(['provider_ref'])
+        .select(['provider_ref', 'created_at'])
         .where('mailbox_id', '=', mailboxId)
         .where('address', '=', address)
         .executeTakeFirst();

@@ -393,9 +393,12 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       if (rule.provider_ref) await provider.removeBlockRule(rule.provider_ref);
       await repo.removeBlockRule(row.mailbox_id, row.address);
       const messages = await repo.trashedOf(row.mailbox_id, row.address);
+      // A provider-side rule (Gmail filter, Outlook Inbox rule) trashed what arrived since it was made:
+      // the provider brings that back too. Our own rule's moves (IMAP) are among `messages`.
+      const ruleSince = rule.provider_ref ? Number(rule.created_at) : undefined;
       const back =
-        messages.length > 0
-          ? await provider.restoreFromTrash({ from: row.address, messages })
+        messages.length > 0 || ruleSince !== undefined
+          ? await provider.restoreFromTrash({ from: row.address, messages, ruleSince })
           : { restored: 0, missing: 0 };
       await repo.forgetTrashed(row.mailbox_id, row.address);
       return {

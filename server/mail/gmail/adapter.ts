@@ -168,6 +168,21 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       } while (pageToken);
       const present = query.messages.filter((m) => trashed.has(m.id));
       const toInbox = present.filter((m) => m.origin === 'INBOX').map((m) => m.id);
+      // The block's filter trashed the sender's mail that arrived since it was made: that mail goes back
+      // to the inbox too (only messages whose From is this very address, as for the block's own move).
+      let byRule = 0;
+      if (query.ruleSince !== undefined) {
+        const recorded = new Set(query.messages.map((m) => m.id));
+        const candidates = [...trashed].filter((id) => !recorded.has(id));
+        const metadata = candidates.length > 0 ? await client.getMetadata(candidates, ['From']) : new Map();
+        for (const id of candidates) {
+          const message = metadata.get(id);
+          if (!message || fromAddress(message) !== address) continue;
+          if (Number(message.internalDate ?? 0) < query.ruleSince) continue;
+          toInbox.push(id);
+          byRule += 1;
+        }
+      }
       const archived = present.filter((m) => m.origin !== 'INBOX').map((m) => m.id);
       for (const [ids, add] of [
         [toInbox, ['INBOX']],
@@ -177,7 +192,7 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
           await client.batchModify(ids.slice(i, i + BATCH_MODIFY_LIMIT), [...add], ['TRASH']);
         }
       }
-      return { restored: present.length, missing: query.messages.length - present.length };
+      return { restored: present.length + byRule, missing: query.messages.length - present.length };
     },
 
     fetchMessage: (id) => client.getRaw(id),

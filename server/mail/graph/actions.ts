@@ -72,9 +72,18 @@ export async function trashSender(
 
 /** Ids of the messages from `address` in one folder. */
 async function senderIds(ctx: GraphContext, folderId: string, address: string): Promise<string[]> {
+  return (await senderMessages(ctx, folderId, address)).map((m) => m.id);
+}
+
+/** The sender's messages in a folder, with when each arrived. */
+async function senderMessages(
+  ctx: GraphContext,
+  folderId: string,
+  address: string,
+): Promise<Array<{ id: string; receivedDateTime?: string }>> {
   const filter = `from/emailAddress/address eq '${address.replace(/'/g, "''")}'`;
-  const url = `/me/mailFolders/${enc(folderId)}/messages?$filter=${enc(filter)}&$select=id&$top=1000`;
-  return (await collect<{ id: string }>(ctx.client, url, [IMMUTABLE_IDS])).map((m) => m.id);
+  const url = `/me/mailFolders/${enc(folderId)}/messages?$filter=${enc(filter)}&$select=id,receivedDateTime&$top=1000`;
+  return collect<{ id: string; receivedDateTime?: string }>(ctx.client, url, [IMMUTABLE_IDS]);
 }
 
 /**
@@ -85,9 +94,11 @@ export async function restoreSender(
   ctx: GraphContext,
   from: string,
   messages: TrashedMessage[],
+  ruleSince?: number,
 ): Promise<RestoreResult> {
   const address = from.trim().toLowerCase();
-  const inTrash = new Set(await senderIds(ctx, 'deleteditems', address));
+  const trashed = await senderMessages(ctx, 'deleteditems', address);
+  const inTrash = new Set(trashed.map((m) => m.id));
   const byOrigin = new Map<string, TrashedMessage[]>();
   for (const m of messages) {
     if (!inTrash.has(m.id) || !m.origin) continue;
@@ -97,7 +108,16 @@ export async function restoreSender(
   for (const [origin, list] of byOrigin) {
     restored += (await moveAll(ctx, list, origin)).moved;
   }
-  return { restored, missing: messages.length - restored };
+  const missing = messages.length - restored;
+  // The block's Inbox rule moved the sender's mail arriving since it was made: back to the inbox too.
+  if (ruleSince !== undefined) {
+    const recorded = new Set(messages.map((m) => m.id));
+    const byRule = trashed
+      .filter((m) => !recorded.has(m.id) && Date.parse(m.receivedDateTime ?? '') >= ruleSince)
+      .map((m) => ({ id: m.id, origin: 'inbox' }));
+    if (byRule.length > 0) restored += (await moveAll(ctx, byRule, 'inbox')).moved;
+  }
+  return { restored, missing };
 }
 
 /**

@@ -71,7 +71,7 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
     changesSince: (state) => sync(ctx, 'changes', state),
     send: (message) => sendMail(client, message),
     moveToTrash: (query, onMoved) => trashSender(ctx, query.from, onMoved),
-    restoreFromTrash: (query) => restoreSender(ctx, query.from, query.messages),
+    restoreFromTrash: (query) => restoreSender(ctx, query.from, query.messages, query.ruleSince),
     fetchMessage: (id) => fetchRaw(client, id),
     createBlockRule: (address) => createBlockRule(client, address),
     removeBlockRule: (ref) => removeBlockRule(client, ref),
