@@ -80,69 +80,79 @@ export function createAccountsService({
   }
 
   /**
-   * Looks the address up and, unless a link went to it within the cooldown (a row any instance may have
-   * written), stores a new token and mails the link. Runs after the answer, so its duration says nothing.
+   * A single-use link mailed to a user, unless one of its kind went out within the cooldown (a row any
+   * instance may have written): a new token is stored (its hash), the mail sent, and the token deleted
+   * again when the mail fails, since a link nobody received must not hold the cooldown.
    */
-  async function mailResetLink(email: string): Promise<void> {
-    const user = await repo.findUserByEmail(email);
-    if (!user) return;
+  async function mailLink(
+    user: { id: string; email: string },
+    kind: {
+      latestAt(userId: string): Promise<number | undefined>;
+      store(link: { tokenHash: string; userId: string; now: number; expiresAt: number }): Promise<void>;
+      unstore(tokenHash: string): Promise<void>;
+      ttlMs: number;
+      url(token: string): string;
+      subject: string;
+      text(link: string): string[];
+    },
+  ): Promise<void> {
     const at = now();
-    const last = await repo.latestPasswordResetAt(user.id);
+    const last = await kind.latestAt(user.id);
     if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
     const token = randomToken();
     const tokenHash = hashToken(token);
-    await repo.insertPasswordReset({ tokenHash, userId: user.id, now: at, expiresAt: at + RESET_TTL_MS });
-    const link = `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`;
+    await kind.store({ tokenHash, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
     try {
       await mailer.send({
         to: user.email,
-        subject: 'Reset your Inbox Genie password',
-        text: [
-          'Someone asked to reset the password of your Inbox Genie account.',
-          '',
-          `Choose a new password here (the link works once, for one hour): ${link}`,
-          '',
-          'If it was not you, ignore this mail: your password stays as it is.',
-        ].join('\n'),
+        subject: kind.subject,
+        text: kind.text(kind.url(token)).join('\n'),
       });
     } catch (error) {
-      // A link nobody received must not hold the cooldown: the user may ask again at once.
-      await repo.deletePasswordReset(tokenHash);
+      await kind.unstore(tokenHash);
       throw error;
     }
   }
 
-  /** The link that proves a password account's address, mailed unless one went out within the cooldown. */
-  async function mailVerificationLink(user: { id: string; email: string }): Promise<void> {
-    const at = now();
-    const last = await repo.latestEmailVerificationAt(user.id);
-    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
-    const token = randomToken();
-    const tokenHash = hashToken(token);
-    await repo.insertEmailVerification({
-      tokenHash,
-      userId: user.id,
-      now: at,
-      expiresAt: at + VERIFY_TTL_MS,
+  /** Runs after the answer, so its duration says nothing of whether the address has an account. */
+  async function mailResetLink(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(email);
+    if (!user) return;
+    await mailLink(user, {
+      latestAt: repo.latestPasswordResetAt,
+      store: repo.insertPasswordReset,
+      unstore: repo.deletePasswordReset,
+      ttlMs: RESET_TTL_MS,
+      url: (token) => `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`,
+      subject: 'Reset your Inbox Genie password',
+      text: (link) => [
+        'Someone asked to reset the password of your Inbox Genie account.',
+        '',
+        `Choose a new password here (the link works once, for one hour): ${link}`,
+        '',
+        'If it was not you, ignore this mail: your password stays as it is.',
+      ],
     });
-    const link = `${publicUrl}${API.verifyEmail}?token=${encodeURIComponent(token)}`;
-    try {
-      await mailer.send({
-        to: user.email,
-        subject: 'Confirm your email address for Inbox Genie',
-        text: [
-          'Welcome to Inbox Genie. Please confirm that this address is yours:',
-          '',
-          link,
-          '',
-          'The link works once, for 24 hours. If you did not create an account, ignore this mail: an',
-          'account whose address is not confirmed is handed to whoever proves the address later.',
-        ].join('\n'),
-      });
-    } catch (error) {
-      await repo.deleteEmailVerification(tokenHash);
-      throw error;
-    }
+  }
+
+  /** The link that proves a password account's address. */
+  function mailVerificationLink(user: { id: string; email: string }): Promise<void> {
+    return mailLink(user, {
+      latestAt: repo.latestEmailVerificationAt,
+      store: repo.insertEmailVerification,
+      unstore: repo.deleteEmailVerification,
+      ttlMs: VERIFY_TTL_MS,
+      url: (token) => `${publicUrl}${API.verifyEmail}?token=${encodeURIComponent(token)}`,
+      subject: 'Confirm your email address for Inbox Genie',
+      text: (link) => [
+        'Welcome to Inbox Genie. Please confirm that this address is yours:',
+        '',
+        link,
+        '',
+        'The link works once, for 24 hours. If you did not create an account, ignore this mail: an',
+        'account whose address is not confirmed is handed to whoever proves the address later.',
+      ],
+    });
   }
 
   /** Told to the owner when someone signs up with an address that has an account (the visitor is not told). */
