@@ -79,6 +79,11 @@ export const UNPACKED_SERVERS = [
       'gamin',
     ],
   },
+  {
+    name: 'cyrus',
+    why: 'IMAP compatibility tests run Cyrus IMAP 3.6',
+    packages: ['cyrus-common', 'cyrus-imapd', 'libical3', 'libxapian30', 'libpcre3'],
+  },
 ];
 
 /** Downloads and unpacks each server whose folder is missing or was unpacked from another package list. */

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './net.js';
-import { waitForGreeting } from './unpacked-server.js';
+import { waitForGreeting, watchedCommand } from './unpacked-server.js';
 
 // Debian's Courier IMAP 5 (courier-imap, unpacked by scripts/system-deps.mjs, never installed: it conflicts
 // with dovecot-imapd, and its post-install scripts would start daemons on port 143) on loopback for the
@@ -91,14 +91,26 @@ export async function startCourier(users: CourierUser[] = []): Promise<Courier> 
     'mount -t tmpfs tmpfs /run',
     'mkdir -p /run/courier',
     'mount --bind "$IG_RUN" /run/courier',
-    `exec "$IG_ROOT/usr/sbin/couriertcpd" -address=127.0.0.1 -nodnslookup -noidentlookup -maxprocs=40 -maxperip=40 ${port} "$IG_ROOT/usr/lib/courier/courier/imaplogin" "$IG_ROOT/usr/bin/imapd" Maildir`,
+    'exec "$@"',
   ].join('\n');
-  const child: ChildProcess = spawn('unshare', ['-m', '--', 'sh', '-c', script], {
+  const tcpd = [
+    path.join(root, 'usr/sbin/couriertcpd'),
+    '-address=127.0.0.1',
+    '-nodnslookup',
+    '-noidentlookup',
+    '-maxprocs=40',
+    '-maxperip=40',
+    String(port),
+    path.join(root, 'usr/lib/courier/courier/imaplogin'),
+    path.join(root, 'usr/bin/imapd'),
+    'Maildir',
+  ];
+  const watched = watchedCommand('unshare', ['-m', '--', 'sh', '-c', script, 'courier', ...tcpd]);
+  const child: ChildProcess = spawn(watched.command, watched.args, {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       IG_RUN: run,
-      IG_ROOT: root,
       LD_LIBRARY_PATH: ['usr/lib', 'usr/lib/x86_64-linux-gnu', 'usr/lib/courier-authlib']
         .map((p) => path.join(root, p))
         .join(':'),

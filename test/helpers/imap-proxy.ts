@@ -37,11 +37,16 @@ export interface ImapProxy {
   close(): Promise<void>;
 }
 
-// Extensions implied by a hidden one: QRESYNC needs CONDSTORE and ENABLE (RFC 7162).
-const IMPLIED: Partial<Record<Hideable, Hideable[]>> = {
+// Capabilities that go with a hidden one: QRESYNC needs CONDSTORE and ENABLE (RFC 7162); XLIST is Gmail's
+// older form of SPECIAL-USE, CREATE-SPECIAL-USE builds on it.
+const IMPLIED: Partial<Record<Hideable, string[]>> = {
   CONDSTORE: ['QRESYNC'],
   ENABLE: ['QRESYNC'],
+  'SPECIAL-USE': ['XLIST', 'CREATE-SPECIAL-USE'],
 };
+
+// Always hidden: once compressed (RFC 4978), the stream could no longer be read and rewritten.
+const ALWAYS_HIDDEN = ['COMPRESS=DEFLATE'];
 
 /** Each hidden extension's commands, as client lines (tag stripped) that a server without it refuses. */
 const NEEDS: Record<Hideable, RegExp> = {
@@ -52,17 +57,16 @@ const NEEDS: Record<Hideable, RegExp> = {
   QRESYNC: /\(QRESYNC|\bVANISHED\b/i,
   ESEARCH: /^(UID )?SEARCH RETURN /i,
   'LIST-STATUS': /^LIST .*RETURN \(.*STATUS/i,
-  'SPECIAL-USE': /^LIST (\(.*SPECIAL-USE|.*RETURN \(.*SPECIAL-USE)/i,
+  'SPECIAL-USE': /^XLIST |^LIST (\(.*SPECIAL-USE|.*RETURN \(.*SPECIAL-USE)|^CREATE .*\(USE /i,
 };
 
 const SPECIAL_USE_FLAGS = /\s?\\(All|Archive|Drafts|Flagged|Junk|Sent|Trash|Important)\b/gi;
 
 export async function startImapProxy(options: ImapProxyOptions): Promise<ImapProxy> {
-  const hidden = new Set<Hideable>();
-  for (const cap of options.hide ?? []) {
-    hidden.add(cap);
-    for (const also of IMPLIED[cap] ?? []) hidden.add(also);
-  }
+  const hidden = new Set<Hideable>(options.hide ?? []);
+  if (hidden.has('CONDSTORE') || hidden.has('ENABLE')) hidden.add('QRESYNC');
+  const stripped = new Set<string>([...hidden, ...ALWAYS_HIDDEN]);
+  for (const cap of hidden) for (const also of IMPLIED[cap] ?? []) stripped.add(also);
   const commands: string[] = [];
   const refused: string[] = [];
   const sockets = new Set<Socket>();
@@ -70,7 +74,7 @@ export async function startImapProxy(options: ImapProxyOptions): Promise<ImapPro
   const capabilities = (list: string) =>
     list
       .split(' ')
-      .filter((cap) => !hidden.has(cap.toUpperCase() as Hideable))
+      .filter((cap) => !stripped.has(cap.toUpperCase()))
       .join(' ');
 
   const fromServer = (line: string): string | null => {

@@ -28,3 +28,19 @@ export async function waitForGreeting(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * `command args…` under a small sh watchdog: SIGTERM to the returned child stops the server (and waits for
+ * it), and so does the end of this test process, even a killed one (a timed-out Vitest worker), which a
+ * server that forks its own children would otherwise outlive.
+ */
+export function watchedCommand(command: string, args: string[]): { command: string; args: string[] } {
+  const script = [
+    '"$@" & server=$!',
+    'trap \'kill -TERM "$server" 2>/dev/null; wait "$server"; exit 0\' TERM INT',
+    `while kill -0 ${process.pid} 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 0.5; done`,
+    'kill -TERM "$server" 2>/dev/null',
+    'wait "$server"',
+  ].join('\n');
+  return { command: 'sh', args: ['-c', script, 'watchdog', command, ...args] };
+}
