@@ -103,8 +103,7 @@ describe.each(PROFILES)('$name', (profile) => {
   });
 
   async function newUser(label: string) {
-    // No @domain: Cyrus without virtual domains refuses such user names (SASL passes the domain as a realm).
-    const account = { user: `${label}-${++serial}-${Date.now()}`, password: `pw-${serial}` };
+    const account = { user: `${label}-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
     const server = profile.server();
     await server.addUser(account);
     const seed = await seedMailbox(server, account);

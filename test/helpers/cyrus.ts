@@ -11,7 +11,8 @@ import { waitForGreeting, watchedCommand } from './unpacked-server.js';
 // with dovecot-imapd, and its post-install scripts would start daemons on the standard ports) on loopback
 // for the tests: Cyrus's own master and imapd, run as `nobody` (cyrus_user), with Debian's /etc/imapd.conf
 // settings (`INBOX.` with `.` as separator, plaintext logins allowed, INBOX made at first login) and every
-// path in a folder of its own. Passwords are checked through SASL's saslauthd method, whose socket this
+// path in a folder of its own, plus `virtdomains: userid`: the product logs in with the email address, and
+// Cyrus without virtual domains refuses a `user@domain` login even after SASL accepted it. Passwords are checked through SASL's saslauthd method, whose socket this
 // helper answers (saslauthd's protocol: login, password, service, realm as length-prefixed strings →
 // "OK" or "NO"), from users added at run time. Everything a client sees is Cyrus's.
 
@@ -70,6 +71,7 @@ defaultpartition: default
 partition-default: ${base}/spool
 altnamespace: no
 unixhierarchysep: no
+virtdomains: userid
 lmtp_downcase_rcpt: yes
 allowanonymouslogin: no
 autocreate_quota: 0
