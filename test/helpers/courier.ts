@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './net.js';
-import { waitForGreeting, watchedCommand } from './unpacked-server.js';
+import { unpackedLibraryPath, waitForGreeting, watchedCommand } from './unpacked-server.js';
 
 // Debian's Courier IMAP 5 (courier-imap, unpacked by scripts/system-deps.mjs, never installed: it conflicts
 // with dovecot-imapd, and its post-install scripts would start daemons on port 143) on loopback for the
@@ -111,9 +111,7 @@ export async function startCourier(users: CourierUser[] = []): Promise<Courier> 
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       IG_RUN: run,
-      LD_LIBRARY_PATH: ['usr/lib', 'usr/lib/x86_64-linux-gnu', 'usr/lib/courier-authlib']
-        .map((p) => path.join(root, p))
-        .join(':'),
+      LD_LIBRARY_PATH: unpackedLibraryPath(root),
       // imapd watches folders through FAM: libgamin starts its server from this path (compiled in otherwise).
       GAMIN_DEBUG_SERVER: path.join(root, 'usr/libexec/gam_server'),
       ...IMAPD_ENV,

@@ -5,16 +5,17 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './net.js';
-import { waitForGreeting, watchedCommand } from './unpacked-server.js';
+import { unpackedLibraryPath, unpackedSaslPath, waitForGreeting, watchedCommand } from './unpacked-server.js';
 
 // Debian's Cyrus IMAP 3.6 (cyrus-imapd, unpacked by scripts/system-deps.mjs, never installed: it conflicts
 // with dovecot-imapd, and its post-install scripts would start daemons on the standard ports) on loopback
 // for the tests: Cyrus's own master and imapd, run as `nobody` (cyrus_user), with Debian's /etc/imapd.conf
 // settings (`INBOX.` with `.` as separator, plaintext logins allowed, INBOX made at first login) and every
 // path in a folder of its own, plus `virtdomains: userid`: the product logs in with the email address, and
-// Cyrus without virtual domains refuses a `user@domain` login even after SASL accepted it. Passwords are checked through SASL's saslauthd method, whose socket this
-// helper answers (saslauthd's protocol: login, password, service, realm as length-prefixed strings →
-// "OK" or "NO"), from users added at run time. Everything a client sees is Cyrus's.
+// Cyrus without virtual domains refuses a `user@domain` login even after SASL accepted it. Passwords are
+// checked through SASL's saslauthd method, whose socket this helper answers (saslauthd's protocol: login,
+// password, service, realm as length-prefixed strings → "OK" or "NO"), from users added at run time.
+// Everything a client sees is Cyrus's.
 
 export interface CyrusUser {
   user: string;
@@ -104,14 +105,15 @@ EVENTS {
 }
 `,
   );
+  const sasl = unpackedSaslPath(CYRUS_ROOT);
   const run = watchedCommand(path.join(BIN, 'master'), ['-C', conf, '-M', master, '-D']);
   const child: ChildProcess = spawn(run.command, run.args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      LD_LIBRARY_PATH: ['usr/lib/x86_64-linux-gnu', 'lib/x86_64-linux-gnu']
-        .map((p) => path.join(CYRUS_ROOT, p))
-        .join(':'),
+      LD_LIBRARY_PATH: unpackedLibraryPath(CYRUS_ROOT),
+      // SASL's plugins (PLAIN, LOGIN), when they came unpacked rather than installed.
+      ...(sasl ? { SASL_PATH: sasl } : {}),
     },
   });
   let log = '';
@@ -161,9 +163,6 @@ function saslauthd(passwords: Map<string, string>): Server {
       // SASL splits `user@domain` into the login and the realm.
       const [login = '', password = '', , realm = ''] = fields;
       const user = realm ? `${login}@${realm}` : login;
-      process.stdout.write(
-        `SASLAUTHD ${JSON.stringify(fields)} ${user} ${passwords.has(user) && passwords.get(user) === password}\n`,
-      );
       const ok = passwords.has(user) && passwords.get(user) === password;
       const answer = Buffer.from(ok ? 'OK' : 'NO authentication failed', 'utf8');
       const size = Buffer.alloc(2);

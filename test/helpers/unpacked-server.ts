@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import path from 'node:path';
 
 /** Waits until a server started as `child` answers on 127.0.0.1:port with its greeting (15 s at most). */
 export async function waitForGreeting(
@@ -43,4 +45,19 @@ export function watchedCommand(command: string, args: string[]): { command: stri
     'wait "$server"',
   ].join('\n');
   return { command: 'sh', args: ['-c', script, 'watchdog', command, ...args] };
+}
+
+const MULTIARCH = `${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu`;
+
+/** LD_LIBRARY_PATH for a server unpacked into `dir` (the folders scripts/system-deps.mjs checks with ldd). */
+export function unpackedLibraryPath(dir: string): string {
+  return ['usr/lib', `usr/lib/${MULTIARCH}`, `lib/${MULTIARCH}`, 'usr/lib/courier-authlib']
+    .map((p) => path.join(dir, p))
+    .join(':');
+}
+
+/** Folder of the SASL plugins unpacked with a server, when this machine does not have them installed. */
+export function unpackedSaslPath(dir: string): string | null {
+  const plugins = path.join(dir, `usr/lib/${MULTIARCH}/sasl2`);
+  return existsSync(plugins) ? plugins : null;
 }
