@@ -37,11 +37,10 @@ export interface ImapProxy {
   close(): Promise<void>;
 }
 
-// Capabilities that go with a hidden one: QRESYNC needs CONDSTORE and ENABLE (RFC 7162); XLIST is Gmail's
-// older form of SPECIAL-USE, CREATE-SPECIAL-USE builds on it.
+// Capabilities that go with a hidden one: XLIST is Gmail's older form of SPECIAL-USE (ImapFlow falls back to
+// it), CREATE-SPECIAL-USE builds on it. QRESYNC needs CONDSTORE and ENABLE (RFC 7162): it is hidden, and
+// its commands refused, with either.
 const IMPLIED: Partial<Record<Hideable, string[]>> = {
-  CONDSTORE: ['QRESYNC'],
-  ENABLE: ['QRESYNC'],
   'SPECIAL-USE': ['XLIST', 'CREATE-SPECIAL-USE'],
 };
 
