@@ -274,3 +274,43 @@ describe.each(PROFILES)('$name', (profile) => {
     expect(proxy?.refused ?? []).toEqual([]);
   });
 });
+
+describe('the proxy itself', () => {
+  it('never rewrites message content: lines that look like the answers it edits pass through a literal untouched', async () => {
+    const proxy = await startImapProxy({ upstream: dovecot, hide: HIDEABLE, stripUidNext: true });
+    const account = { user: `proxy-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
+    await dovecot.addUser(account);
+    const seed = await seedMailbox(dovecot, account);
+    const raw = [
+      'From: tricky@example.org',
+      'Subject: looks like IMAP',
+      '',
+      '* OK [UIDNEXT 7] Predicted next UID',
+      '* CAPABILITY IMAP4rev1 MOVE UIDPLUS CONDSTORE',
+      '* OK [COPYUID 1 1 1] Moved',
+      '* LIST (\\Trash) "/" Trash',
+      '',
+    ].join('\r\n');
+    try {
+      await seed.append('INBOX', raw);
+      const imap = createImapProvider({
+        host: '127.0.0.1',
+        port: proxy.port,
+        secure: false,
+        user: account.user,
+        password: account.password,
+        allowedHosts: new Set(['127.0.0.1']),
+      });
+      try {
+        const [message] = all(await collect(imap.scan(null)));
+        expect(message?.fields.subject).toBe('looks like IMAP');
+        expect((await imap.fetchMessage(message!.id))?.toString('latin1')).toBe(raw);
+      } finally {
+        await imap.close();
+      }
+    } finally {
+      await seed.close();
+      await proxy.close();
+    }
+  });
+});
