@@ -71,6 +71,9 @@ export async function startCourier(users: CourierUser[] = []): Promise<Courier> 
       `Courier IMAP is not unpacked at ${COURIER_ROOT}: run \`node scripts/system-deps.mjs\` (npm test does it).`,
     );
   }
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    throw new Error('Courier IMAP runs in a mount namespace of its own (unshare -m), which needs root.');
+  }
   const base = await mkdtemp(path.join(tmpdir(), 'ig-courier-'));
   await chmod(base, 0o755);
   const run = path.join(base, 'run');
