@@ -67,9 +67,9 @@ export function createAccountsService({
 }: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
-  // Reset mails being prepared or sent, by address: a second request while one is under way adds none.
-  // Verification and sign-up notices too, by address (one at a time each, awaited at shutdown).
-  const resetMails = new Map<string, Promise<void>>();
+  // Mails being prepared or sent after an answer (reset links, verification links, sign-up notices), by
+  // kind and address: a second request while one is under way adds none; shutdown waits for them.
+  const mailsUnderWay = new Map<string, Promise<void>>();
   /** When the owner of an address was last told of a sign-up attempt (this process; a cooldown only). */
   const lastSignupNotice = new Map<string, number>();
   const endedListeners: Array<(ended: EndedSessions) => void> = [];
@@ -180,11 +180,11 @@ export function createAccountsService({
 
   /** Runs `task` after the answer; its failure goes to the request's log, never to the visitor. */
   function afterAnswer(key: string, task: () => Promise<void>, log: ResetMailLog, what: string): void {
-    if (resetMails.has(key)) return;
+    if (mailsUnderWay.has(key)) return;
     const pending = task()
       .catch((err: unknown) => log.error({ err }, `${what} could not be sent`))
-      .finally(() => resetMails.delete(key));
-    resetMails.set(key, pending);
+      .finally(() => mailsUnderWay.delete(key));
+    mailsUnderWay.set(key, pending);
   }
 
   const throttleKey = (email: string) => hashToken(`signin:${email}`);
@@ -348,7 +348,7 @@ export function createAccountsService({
 
     /** Resolves when every reset mail under way is sent or has failed (before shutting down). */
     async resetMailsSent(): Promise<void> {
-      await Promise.all(resetMails.values());
+      await Promise.all(mailsUnderWay.values());
     },
 
     /** Sets a new password from a reset link and ends every other session of the user. */
@@ -368,7 +368,7 @@ export function createAccountsService({
       const user = await repo.findUserById(userId);
       if (user) {
         await Promise.all(
-          [user.email, `verify:${user.email}`, `signup:${user.email}`].map((key) => resetMails.get(key)),
+          [user.email, `verify:${user.email}`, `signup:${user.email}`].map((key) => mailsUnderWay.get(key)),
         );
       }
       await repo.deleteUser(userId);
