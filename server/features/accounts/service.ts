@@ -346,7 +346,7 @@ export function createAccountsService({
       afterAnswer(email, () => mailResetLink(email), log, 'password reset mail');
     },
 
-    /** Resolves when every reset mail under way is sent or has failed (before shutting down). */
+    /** Resolves when every mail under way (resets, verifications, sign-up notices) is sent or has failed (before shutting down). */
     async resetMailsSent(): Promise<void> {
       await Promise.all(mailsUnderWay.values());
     },
