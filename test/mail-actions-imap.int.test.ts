@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../server/lib/crypto.js';
@@ -13,6 +12,7 @@ import {
 } from '../server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type ImapProxy, startImapProxy } from './helpers/imap-proxy.js';
+import { seedMailbox } from './helpers/imap-seed.js';
 import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';
 import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
@@ -56,34 +56,12 @@ async function peerFor(u: { user: string; password: string }): Promise<SmtpPeer>
 
 /** Sender address of every message, per folder, as another IMAP client sees the mailbox. */
 async function senders(u: ImapTestUser): Promise<Record<string, string[]>> {
-  const client = new ImapFlow({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    auth: { user: u.user, pass: u.password },
-    logger: false,
-  });
-  await client.connect();
-  const out: Record<string, string[]> = {};
+  const mailbox = await seedMailbox(dovecot, u);
   try {
-    for (const box of await client.list()) {
-      const lock = await client.getMailboxLock(box.path, { readOnly: true });
-      try {
-        const found: string[] = [];
-        if (client.mailbox && client.mailbox.exists > 0) {
-          for await (const msg of client.fetch('1:*', { envelope: true })) {
-            found.push(msg.envelope?.from?.[0]?.address ?? '');
-          }
-        }
-        out[box.path] = found.sort();
-      } finally {
-        lock.release();
-      }
-    }
+    return await mailbox.senders();
   } finally {
-    await client.logout();
+    await mailbox.close();
   }
-  return out;
 }
 
 describe('send (the mailto request) through SMTP', () => {
