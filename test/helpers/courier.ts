@@ -5,7 +5,14 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './net.js';
-import { unpackedLibraryPath, waitForGreeting, watchedCommand } from './unpacked-server.js';
+import {
+  NOBODY,
+  type ServerUser,
+  type UnpackedImapServer,
+  unpackedLibraryPath,
+  waitForGreeting,
+  watchedCommand,
+} from './unpacked-server.js';
 
 // Debian's Courier IMAP 5 (courier-imap, unpacked by scripts/system-deps.mjs, never installed: it conflicts
 // with dovecot-imapd, and its post-install scripts would start daemons on port 143) on loopback for the
@@ -17,22 +24,9 @@ import { unpackedLibraryPath, waitForGreeting, watchedCommand } from './unpacked
 // `AUTH <n>` + service, `login`, user, password → `KEY=value` lines and `.`, or `FAIL`), from users
 // added at run time. Everything a client sees is Courier's.
 
-export interface CourierUser {
-  user: string;
-  password: string;
-}
-
-export interface Courier {
-  host: string;
-  port: number;
-  base: string;
-  addUser(user: CourierUser): Promise<void>;
-  /** What couriertcpd, imaplogin and imapd wrote to stderr (the last 8 KB). */
-  log(): string;
-  stop(): Promise<void>;
-}
-
-const NOBODY = 65534;
+export type CourierUser = ServerUser;
+// log(): what couriertcpd, imaplogin and imapd wrote to stderr.
+export type Courier = UnpackedImapServer;
 
 export const COURIER_ROOT = path.resolve(
   import.meta.dirname,

@@ -5,7 +5,15 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './net.js';
-import { unpackedLibraryPath, unpackedSaslPath, waitForGreeting, watchedCommand } from './unpacked-server.js';
+import {
+  NOBODY,
+  type ServerUser,
+  type UnpackedImapServer,
+  unpackedLibraryPath,
+  unpackedSaslPath,
+  waitForGreeting,
+  watchedCommand,
+} from './unpacked-server.js';
 
 // Debian's Cyrus IMAP 3.6 (cyrus-imapd, unpacked by scripts/system-deps.mjs, never installed: it conflicts
 // with dovecot-imapd, and its post-install scripts would start daemons on the standard ports) on loopback
@@ -17,22 +25,9 @@ import { unpackedLibraryPath, unpackedSaslPath, waitForGreeting, watchedCommand 
 // password, service, realm as length-prefixed strings → "OK" or "NO"), from users added at run time.
 // Everything a client sees is Cyrus's.
 
-export interface CyrusUser {
-  user: string;
-  password: string;
-}
-
-export interface Cyrus {
-  host: string;
-  port: number;
-  base: string;
-  addUser(user: CyrusUser): Promise<void>;
-  /** What master and its services wrote to stderr (the last 8 KB); Cyrus logs to syslog otherwise. */
-  log(): string;
-  stop(): Promise<void>;
-}
-
-const NOBODY = 65534;
+export type CyrusUser = ServerUser;
+// log(): what master and its services wrote to stderr; Cyrus logs to syslog otherwise.
+export type Cyrus = UnpackedImapServer;
 
 export const CYRUS_ROOT = path.resolve(import.meta.dirname, '../../node_modules/.cache/imap-servers/cyrus');
 const BIN = path.join(CYRUS_ROOT, 'usr/lib/cyrus/bin');

@@ -7,15 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { freePort } from './net.js';
+import { NOBODY, type ServerUser } from './unpacked-server.js';
 
 // A private Dovecot IMAP server on loopback for the tests (docs/decisions.md, test tiers): own config in a temp dir,
 // passwd-file users, maildir owned by `nobody`, no TLS, no auth delay. Started in the foreground
 // as a child so it dies with the test process.
 
-export interface DovecotUser {
-  user: string;
-  password: string;
-}
+export type DovecotUser = ServerUser;
 
 export interface Dovecot {
   host: string;
@@ -31,8 +29,6 @@ export interface Dovecot {
   log(): Promise<string>;
   stop(): Promise<void>;
 }
-
-const NOBODY = 65534;
 
 export function dovecotAvailable(): boolean {
   return existsSync('/usr/sbin/dovecot');

@@ -3,6 +3,26 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 
+/** The uid and gid (`nobody`) the test mail servers run as and own their mail files with. */
+export const NOBODY = 65534;
+
+/** A mail account of a test IMAP server. */
+export interface ServerUser {
+  user: string;
+  password: string;
+}
+
+/** An IMAP server a test helper started on loopback from unpacked packages (Courier, Cyrus). */
+export interface UnpackedImapServer {
+  host: string;
+  port: number;
+  base: string;
+  addUser(user: ServerUser): Promise<void>;
+  /** What the server's processes wrote to stderr (the last 8 KB). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
 /** Waits until a server started as `child` answers on 127.0.0.1:port with its greeting (15 s at most). */
 export async function waitForGreeting(
   port: number,
