@@ -55,6 +55,16 @@ async function checkout(client: Client, interval: 'monthly' | 'yearly' = 'monthl
 const billing = async (client: Client) => (await client.get('/get-billing')).json() as BillingState;
 const status = async (client: Client) => (await client.get('/subscription-status/')).json().status as boolean;
 
+/** The Stripe customer id stored for the user. */
+async function customerOf(t: TestApp, userId: string): Promise<string> {
+  const row = await t.db
+    .selectFrom('billing_accounts')
+    .select('customer_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.customer_id;
+}
+
 /** A signed-up user on an app with billing on, listening for webhooks. */
 async function billedUser(
   dialect: Dialect,
@@ -201,11 +211,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     expect(() => fake.completeCheckout(monthly.sessionId!)).toThrow(/expired/);
     fake.completeCheckout(yearly.sessionId!);
     await settle(t);
-    const { customer_id } = await t.db
-      .selectFrom('billing_accounts')
-      .select('customer_id')
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const customer_id = await customerOf(t, userId);
     expect(fake.subscriptionsOf(customer_id).map((s) => s.status)).toEqual(['active']);
     expect(await billing(client)).toMatchObject({ plan: 'premium', interval: 'year' });
   });
@@ -215,11 +221,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     const monthly = await checkout(client, 'monthly');
     fake.completeCheckout(monthly.sessionId!);
     await settle(t);
-    const { customer_id } = await t.db
-      .selectFrom('billing_accounts')
-      .select('customer_id')
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const customer_id = await customerOf(t, userId);
     // A Checkout made where this process could not expire it (another instance, the same instant).
     const stripe = new Stripe(fake.secretKey, { host: fake.host, port: fake.port, protocol: 'http' });
     const other = await stripe.checkout.sessions.create({
@@ -384,11 +386,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     const { sessionId } = await checkout(client);
     fake.completeCheckout(sessionId!);
     await settle(t);
-    const { customer_id } = await t.db
-      .selectFrom('billing_accounts')
-      .select('customer_id')
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const customer_id = await customerOf(t, userId);
     expect((await client.delete('/delete-account')).statusCode).toBe(200);
     expect(fake.subscriptionsOf(customer_id).map((s) => s.status)).toEqual(['canceled']);
     expect(await t.db.selectFrom('billing_accounts').selectAll().execute()).toHaveLength(0);
@@ -397,11 +395,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
   it('expires the open Checkout and deletes the Stripe customer with the account: a link opened before cannot be paid after', async () => {
     const { t, client, userId } = await billedUser(dialect, apps);
     const { sessionId } = await checkout(client);
-    const { customer_id } = await t.db
-      .selectFrom('billing_accounts')
-      .select('customer_id')
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const customer_id = await customerOf(t, userId);
     expect((await client.delete('/delete-account')).statusCode).toBe(200);
     expect(fake.checkoutSession(sessionId!)).toMatchObject({ status: 'expired', url: null });
     // The Pay button of the tab left open: refused, no subscription for an account that is gone.
