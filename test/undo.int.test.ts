@@ -235,17 +235,26 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
   });
 });
 
+/** A new Gmail user on the emulator: the product's adapter for it, and a client that looks on its own. */
+async function gmailMailbox(label: string) {
+  const { email, refreshToken } = await emu.addUser(`${label}-${randomBytes(4).toString('hex')}@gmail.test`);
+  const common = {
+    refreshToken,
+    clientId: emu.clientId,
+    clientSecret: emu.clientSecret,
+    baseUrl: emu.baseUrl,
+  };
+  return {
+    email,
+    refreshToken,
+    provider: createGmailProvider({ email, ...common, pace: false }),
+    observer: new GmailClient({ ...common, pace: false }),
+  };
+}
+
 describe('restore from the trash on Gmail (emulator)', () => {
   it('puts inbox mail back in the inbox, archived mail back in the archive, and skips what was deleted', async () => {
-    const { email, refreshToken } = await emu.addUser(`undo-${randomBytes(4).toString('hex')}@gmail.test`);
-    const common = {
-      refreshToken,
-      clientId: emu.clientId,
-      clientSecret: emu.clientSecret,
-      baseUrl: emu.baseUrl,
-    };
-    const provider = createGmailProvider({ email, ...common, pace: false });
-    const observer = new GmailClient({ ...common, pace: false });
+    const { email, refreshToken, provider, observer } = await gmailMailbox('undo');
     let clock = Date.UTC(2025, 0, 1);
     const spec = (labels: string[]): MessageSpec => {
       clock += 60_000;
@@ -302,15 +311,7 @@ describe('restore from the trash on Gmail (emulator)', () => {
 
 describe("restore of the mail a provider's block rule trashed later", () => {
   it('Gmail: the filter trashed what arrived after the block; undo brings that back to the inbox too', async () => {
-    const { email, refreshToken } = await emu.addUser(`rule-${randomBytes(4).toString('hex')}@gmail.test`);
-    const common = {
-      refreshToken,
-      clientId: emu.clientId,
-      clientSecret: emu.clientSecret,
-      baseUrl: emu.baseUrl,
-    };
-    const provider = createGmailProvider({ email, ...common, pace: false });
-    const observer = new GmailClient({ ...common, pace: false });
+    const { email, provider, observer } = await gmailMailbox('rule');
     const at = (ms: number): MessageSpec => ({
       from: 'Deals <deals@rule.example>',
       subject: 'Deal',
