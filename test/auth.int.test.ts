@@ -23,6 +23,15 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     await t?.close();
   });
 
+  /** The reset mail is sent after the answer: waits until `count` mails to `email` are in the outbox. */
+  function mailsTo(email: string, count: number) {
+    return vi.waitFor(async () => {
+      const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email && isResetMail(m));
+      expect(mails).toHaveLength(count);
+      return mails;
+    });
+  }
+
   async function signedUp(password = 'correct horse') {
     const client = new Client(t.app);
     const email = uniqueEmail();
@@ -291,13 +300,9 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     it('counts a password reset as proof of the address', async () => {
       const { client, email } = await signedUp();
       await new Client(t.app).post('/auth/forgot-password', { email });
-      const mail = await vi.waitFor(async () => {
-        const found = (await readOutbox(t.dataDir)).find((m) => m.to === email && isResetMail(m));
-        expect(found).toBeDefined();
-        return found!;
-      });
+      const [mail] = await mailsTo(email, 1);
       const reset = await new Client(t.app).post('/auth/reset-password', {
-        token: resetTokenFrom(mail),
+        token: resetTokenFrom(mail!),
         password: 'a new password',
         confirmPassword: 'a new password',
       });
@@ -338,15 +343,6 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   });
 
   describe('forgot and reset password', () => {
-    /** The reset mail is sent after the answer: waits until `count` mails to `email` are in the outbox. */
-    function mailsTo(email: string, count: number) {
-      return vi.waitFor(async () => {
-        const mails = (await readOutbox(t.dataDir)).filter((m) => m.to === email && isResetMail(m));
-        expect(mails).toHaveLength(count);
-        return mails;
-      });
-    }
-
     it('answers the same for a known and an unknown address, and mails only the known one', async () => {
       const { email } = await signedUp();
       const stranger = uniqueEmail('stranger');
