@@ -349,17 +349,46 @@ export class StripeState {
     const applied = startingBalance < 0 ? Math.min(amount, -startingBalance) : 0;
     if (customer) customer.balance = startingBalance + applied;
     const due = amount - applied;
+    return this.storeInvoice(subscription, {
+      due,
+      startingBalance,
+      endingBalance: startingBalance + applied,
+      total: amount,
+      reason,
+      period: { start: item.current_period_start as number, end: item.current_period_start as number },
+      line: {
+        amount,
+        period: { start: item.current_period_start, end: item.current_period_end },
+        price,
+        quantity: item.quantity,
+      },
+    });
+  }
+
+  /** An invoice of the subscription's, paid, stored and made its latest (the fields every invoice has). */
+  private storeInvoice(
+    subscription: Json,
+    i: {
+      due: number;
+      startingBalance: number;
+      endingBalance: number;
+      total: number;
+      reason: string;
+      period: { start: number; end: number };
+      line: { amount: number; description?: string; period: Json; price: Json; quantity: unknown };
+    },
+  ): Json {
     const invoice: Json = {
       id: newId('in'),
       object: 'invoice',
-      amount_due: due,
-      amount_paid: due,
+      amount_due: i.due,
+      amount_paid: i.due,
       amount_remaining: 0,
-      starting_balance: startingBalance,
-      ending_balance: startingBalance + applied,
-      subtotal: amount,
-      total: amount,
-      billing_reason: reason,
+      starting_balance: i.startingBalance,
+      ending_balance: i.endingBalance,
+      subtotal: i.total,
+      total: i.total,
+      billing_reason: i.reason,
       collection_method: 'charge_automatically',
       created: this.clock,
       currency: 'usd',
@@ -370,11 +399,15 @@ export class StripeState {
           {
             id: newId('il'),
             object: 'line_item',
-            amount,
+            amount: i.line.amount,
             currency: 'usd',
-            period: { start: item.current_period_start, end: item.current_period_end },
-            pricing: { type: 'price_details', price_details: { price: price.id, product: price.product } },
-            quantity: item.quantity,
+            ...(i.line.description ? { description: i.line.description } : {}),
+            period: i.line.period,
+            pricing: {
+              type: 'price_details',
+              price_details: { price: i.line.price.id, product: i.line.price.product },
+            },
+            quantity: i.line.quantity,
           },
         ],
         has_more: false,
@@ -384,8 +417,8 @@ export class StripeState {
         type: 'subscription_details',
         subscription_details: { subscription: subscription.id, metadata: subscription.metadata },
       },
-      period_end: item.current_period_start,
-      period_start: item.current_period_start,
+      period_end: i.period.end,
+      period_start: i.period.start,
       status: 'paid',
       status_transitions: { paid_at: this.clock },
     };
@@ -448,49 +481,21 @@ export class StripeState {
     const customer = this.customers.get(sub.customer as string);
     const startingBalance = (customer?.balance as number | undefined) ?? 0;
     if (customer) customer.balance = startingBalance - credit;
-    const invoice: Json = {
-      id: newId('in'),
-      object: 'invoice',
-      amount_due: 0,
-      amount_paid: 0,
-      amount_remaining: 0,
-      starting_balance: startingBalance,
-      ending_balance: startingBalance - credit,
-      subtotal: -credit,
+    this.storeInvoice(sub, {
+      due: 0,
+      startingBalance,
+      endingBalance: startingBalance - credit,
       total: -credit,
-      billing_reason: 'subscription_update',
-      collection_method: 'charge_automatically',
-      created: this.clock,
-      currency: 'usd',
-      customer: sub.customer,
-      lines: {
-        object: 'list',
-        data: [
-          {
-            id: newId('il'),
-            object: 'line_item',
-            amount: -credit,
-            currency: 'usd',
-            description: `Unused time on ${price.nickname as string}`,
-            period: { start: this.clock, end },
-            pricing: { type: 'price_details', price_details: { price: price.id, product: price.product } },
-            quantity: item.quantity,
-          },
-        ],
-        has_more: false,
+      reason: 'subscription_update',
+      period: { start: this.clock, end: this.clock },
+      line: {
+        amount: -credit,
+        description: `Unused time on ${price.nickname as string}`,
+        period: { start: this.clock, end },
+        price,
+        quantity: item.quantity,
       },
-      livemode: false,
-      parent: {
-        type: 'subscription_details',
-        subscription_details: { subscription: sub.id, metadata: sub.metadata },
-      },
-      period_end: this.clock,
-      period_start: this.clock,
-      status: 'paid',
-      status_transitions: { paid_at: this.clock },
-    };
-    this.invoices.set(invoice.id as string, invoice);
-    sub.latest_invoice = invoice.id;
+    });
   }
 
   /**
