@@ -2,12 +2,12 @@
 // on the Gmail emulator: createBlockRule + moveToTrash timed, the provider calls counted, and the mailbox
 // checked afterwards. Gmail's bound: at most ⌈n/1000⌉ batchModify calls plus a constant.
 import { ImapFlow } from 'imapflow';
-import { createGmailProvider } from '../server/mail/gmail/adapter.js';
-import { GmailClient } from '../server/mail/gmail/client.js';
-import { createImapProvider } from '../server/mail/imap/adapter.js';
-import { startDovecot } from '../test/helpers/dovecot.js';
-import { type MessageSpec, startGoogleEmulator } from '../test/helpers/google-emulator.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
+import { createGmailProvider } from '#server/mail/gmail/adapter.js';
+import { GmailClient } from '#server/mail/gmail/client.js';
+import { createImapProvider } from '#server/mail/imap/adapter.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
+import { type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 const BLOCKED = Number(process.env.BENCH_BLOCKED ?? 5_000);
 const OTHERS = 1_000;

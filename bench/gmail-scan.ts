@@ -1,9 +1,9 @@
 // npm run bench:gmail — the first scan of the same 50,000-message mailbox as bench:scan, on the
 // Gmail emulator: the quota units the scan spends, and how long those units take at Google's
 // per-user quota (15,000 units a minute), against one metadata get per message.
-import { createGmailProvider } from '../server/mail/gmail/adapter.js';
-import { type MessageSpec, startGoogleEmulator } from '../test/helpers/google-emulator.js';
-import { daysAgo } from '../test/helpers/mail.js';
+import { createGmailProvider } from '#server/mail/gmail/adapter.js';
+import { type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
+import { daysAgo } from '#test/helpers/mail.js';
 
 const TOTAL = Number(process.env.BENCH_MESSAGES ?? 50_000);
 const SENDERS = 400;

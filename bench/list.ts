@@ -12,11 +12,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { Pool } from 'undici';
-import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '../contract/api.js';
-import { openDatabase } from '../server/db/index.js';
-import { HttpSession } from '../test/helpers/http.js';
-import { freePort } from '../test/helpers/net.js';
-import { untilHealthy } from '../test/helpers/product-process.js';
+import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '#contract/api.js';
+import { openDatabase } from '#server/db/index.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { freePort } from '#test/helpers/net.js';
+import { untilHealthy } from '#test/helpers/product-process.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 5_000);
 const PERSONAL = 1_500; // senders of personal mail: rows of the same user that are not subscriptions

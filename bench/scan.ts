@@ -8,11 +8,11 @@ import { readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { io as connect } from 'socket.io-client';
+import { SCAN_HEADER_FIELDS } from '#server/mail/provider.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { startProduct } from '../e2e/harness.js';
-import { SCAN_HEADER_FIELDS } from '../server/mail/provider.js';
-import { startDovecot } from '../test/helpers/dovecot.js';
-import { HttpSession } from '../test/helpers/http.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
 
 const TOTAL = Number(process.env.BENCH_MESSAGES ?? 50_000);
 const SENDERS = 400;

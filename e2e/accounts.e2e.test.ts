@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONTACT_MESSAGES } from '../contract/validation.js';
-import { isResetMail, readOutbox, resetTokenFrom } from '../test/helpers/outbox.js';
+import { CONTACT_MESSAGES } from '#contract/validation.js';
+import { isResetMail, readOutbox, resetTokenFrom } from '#test/helpers/outbox.js';
 import { NOTICES } from '../web/src/components/notice.js';
 import {
   horizontalOverflow,

@@ -2,9 +2,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, dovecotAvailable, startDovecot } from '../test/helpers/dovecot.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
-import { type StripeFake, startStripeFake } from '../test/helpers/stripe-fake/index.js';
+import { type Dovecot, dovecotAvailable, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/index.js';
 import {
   addYahooMailbox,
   horizontalOverflow,

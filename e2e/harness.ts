@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
-import { type DnsServer, ensureTestDkimKey, startDnsServer } from '../test/helpers/dkim.js';
-import { freePort } from '../test/helpers/net.js';
-import { untilHealthy } from '../test/helpers/product-process.js';
+import { type DnsServer, ensureTestDkimKey, startDnsServer } from '#test/helpers/dkim.js';
+import { freePort } from '#test/helpers/net.js';
+import { untilHealthy } from '#test/helpers/product-process.js';
 
 // The product as a user starts it (the built dist/, one process, embedded defaults), and Debian
 // Chromium driven by playwright-core. Screenshots land in e2e/screenshots/.

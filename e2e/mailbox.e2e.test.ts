@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import {
   addYahooMailbox,
   horizontalOverflow,

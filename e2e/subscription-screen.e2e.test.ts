@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../server/db/index.js';
-import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
-import { setupCertificates } from '../test/helpers/global-setup.js';
-import { type HttpsSender, startHttpsSender } from '../test/helpers/https-sender.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
-import { freePort } from '../test/helpers/net.js';
+import { openDatabase } from '#server/db/index.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { setupCertificates } from '#test/helpers/global-setup.js';
+import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
 import {
   addYahooMailbox,
   horizontalOverflow,

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from '../test/helpers/dovecot.js';
-import { daysAgo, rawMessage } from '../test/helpers/mail.js';
-import { freePort } from '../test/helpers/net.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
 import {
   addYahooMailbox,
   launchBrowser,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '../contract/validation.js';
-import type { Mailer, OutgoingMail } from '../server/email/mailer.js';
-import { RESET_COOLDOWN_MS, RESET_TTL_MS } from '../server/features/accounts/service.js';
-import { hashToken } from '../server/lib/crypto.js';
+import { MESSAGES } from '#contract/validation.js';
+import type { Mailer, OutgoingMail } from '#server/email/mailer.js';
+import { RESET_COOLDOWN_MS, RESET_TTL_MS } from '#server/features/accounts/service.js';
+import { hashToken } from '#server/lib/crypto.js';
 import {
   Client,
   createTestApp,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingState, Subscription } from '../contract/api.js';
+import type { BillingState, Subscription } from '#contract/api.js';
 import { Client, createTestApp, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';

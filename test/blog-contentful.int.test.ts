@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blogListResponseSchema, blogPostSchema } from '../contract/api.js';
+import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { type ContentfulFake, startContentfulFake } from './helpers/contentful-fake.js';
 

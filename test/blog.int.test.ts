@@ -2,8 +2,8 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogListResponseSchema, blogPostSchema } from '../contract/api.js';
-import { PUBLIC_PAGES } from '../contract/pages.js';
+import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
+import { PUBLIC_PAGES } from '#contract/pages.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 
 // The blog from the repository's markdown (a fixture folder here), and what the server answers for

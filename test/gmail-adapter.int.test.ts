@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SenderTally, tallyBatch } from '../server/features/scans/aggregate.js';
+import { type SenderTally, tallyBatch } from '#server/features/scans/aggregate.js';
 import {
   createGmailProvider,
   type GmailProvider,
   type GmailProviderOptions,
-} from '../server/mail/gmail/adapter.js';
-import { detectSubscription, parseFrom } from '../server/mail/headers/detect.js';
-import { parseHeaderBlock } from '../server/mail/headers/headers.js';
+} from '#server/mail/gmail/adapter.js';
+import { detectSubscription, parseFrom } from '#server/mail/headers/detect.js';
+import { parseHeaderBlock } from '#server/mail/headers/headers.js';
 import {
   type HeaderBatch,
   MailAuthError,
   MailConnectionError,
   type MessageHeaders,
   type SyncState,
-} from '../server/mail/provider.js';
+} from '#server/mail/provider.js';
 import {
   type GoogleEmulator,
   type MessageSpec,

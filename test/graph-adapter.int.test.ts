@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { microsoftBaseUrls } from '../server/mail/graph/client.js';
-import { detectSubscription } from '../server/mail/headers/detect.js';
+import { microsoftBaseUrls } from '#server/mail/graph/client.js';
+import { detectSubscription } from '#server/mail/headers/detect.js';
 import {
   type HeaderBatch,
   MailAuthError,
   MailConnectionError,
   type MessageHeaders,
   type SyncState,
-} from '../server/mail/provider.js';
+} from '#server/mail/provider.js';
 import { type FakeMessageInput, type GraphFake, startGraphFake } from './helpers/graph-fake.js';
 import { type GraphTestMailbox, newGraphMailbox } from './helpers/graph-user.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { terminateScanThread } from '../server/mail/imap/scan-thread.js';
+import { terminateScanThread } from '#server/mail/imap/scan-thread.js';
 import {
   type HeaderBatch,
   MailConnectionError,
@@ -9,7 +9,7 @@ import {
   type MessageHeaders,
   SCAN_HEADER_FIELDS,
   type SyncState,
-} from '../server/mail/provider.js';
+} from '#server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { startImapProxy } from './helpers/imap-proxy.js';
 import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImapProvider, type ImapProviderOptions } from '../server/mail/imap/adapter.js';
-import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '../server/mail/provider.js';
+import { createImapProvider, type ImapProviderOptions } from '#server/mail/imap/adapter.js';
+import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '#server/mail/provider.js';
 import { type Courier, startCourier } from './helpers/courier.js';
 import { type Cyrus, startCyrus } from './helpers/cyrus.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';

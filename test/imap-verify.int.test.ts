@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ImapProviderOptions } from '../server/mail/imap/adapter.js';
-import { MailAuthError, MailConnectionError, type MailProvider } from '../server/mail/provider.js';
+import type { ImapProviderOptions } from '#server/mail/imap/adapter.js';
+import { MailAuthError, MailConnectionError, type MailProvider } from '#server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { newImapUser } from './helpers/imap-user.js';
 

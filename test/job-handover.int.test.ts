@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPgBossQueue } from '../server/jobs/pgboss.js';
-import type { JobHandlers, JobQueue } from '../server/jobs/queue.js';
+import { createPgBossQueue } from '#server/jobs/pgboss.js';
+import type { JobHandlers, JobQueue } from '#server/jobs/queue.js';
 
 // On PostgreSQL a worker killed mid-job (SIGKILL: no chance to say so) left its job active in pg-boss for
 // the 15 minutes of its expiry, and the mailbox's next scan merged into it. Its heartbeat stops instead,

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Subscription } from '../contract/api.js';
-import { SOCKETS_PER_SESSION } from '../server/live/index.js';
+import type { Subscription } from '#contract/api.js';
+import { SOCKETS_PER_SESSION } from '#server/live/index.js';
 import {
   Client,
   createTestApp,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGmailProvider, type GmailProvider } from '../server/mail/gmail/adapter.js';
-import { GmailApiError } from '../server/mail/gmail/api.js';
-import { GmailClient } from '../server/mail/gmail/client.js';
-import { googleEndpoints, refreshAccessToken } from '../server/mail/google-oauth.js';
+import { createGmailProvider, type GmailProvider } from '#server/mail/gmail/adapter.js';
+import { GmailApiError } from '#server/mail/gmail/api.js';
+import { GmailClient } from '#server/mail/gmail/client.js';
+import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
 import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';
 
 // The unsubscribe engine's mailbox actions for Gmail (issue 4) against @emulators/google: the mailto request

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphClient, microsoftBaseUrls } from '../server/mail/graph/client.js';
-import { MailAuthError, MailConnectionError } from '../server/mail/provider.js';
+import { GraphClient, microsoftBaseUrls } from '#server/mail/graph/client.js';
+import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 import {
   type FakeMailbox,
   type FakeMessageInput,

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../server/lib/crypto.js';
-import { parseMailto } from '../server/mail/headers/mailto.js';
-import { createProviderFactory } from '../server/mail/index.js';
+import { SecretBox } from '#server/lib/crypto.js';
+import { parseMailto } from '#server/mail/headers/mailto.js';
+import { createProviderFactory } from '#server/mail/index.js';
 import {
   MailAuthError,
   MailConnectionError,
   type MailProvider,
   MailSendUnavailableError,
-} from '../server/mail/provider.js';
+} from '#server/mail/provider.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type ImapProxy, startImapProxy } from './helpers/imap-proxy.js';
 import { seedMailbox } from './helpers/imap-seed.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, SubscriptionMessage } from '../contract/api.js';
-import { parseHostList } from '../server/lib/address-policy.js';
-import { SecretBox } from '../server/lib/crypto.js';
-import { MailHostForbiddenError } from '../server/mail/imap/connection.js';
-import { createProviderFactory } from '../server/mail/index.js';
+import type { Subscription, SubscriptionMessage } from '#contract/api.js';
+import { parseHostList } from '#server/lib/address-policy.js';
+import { SecretBox } from '#server/lib/crypto.js';
+import { MailHostForbiddenError } from '#server/mail/imap/connection.js';
+import { createProviderFactory } from '#server/mail/index.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';

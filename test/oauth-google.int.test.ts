@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../contract/api.js';
-import { SecretBox } from '../server/lib/crypto.js';
+import type { Subscription } from '#contract/api.js';
+import { SecretBox } from '#server/lib/crypto.js';
 import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from './helpers/app.js';
 import {
   consentOnGoogleEmulator,

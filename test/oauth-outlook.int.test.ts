@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../contract/api.js';
-import { SecretBox } from '../server/lib/crypto.js';
+import type { Subscription } from '#contract/api.js';
+import { SecretBox } from '#server/lib/crypto.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
 import {
   type FakeMailbox,

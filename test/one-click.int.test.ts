@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_CLICK_BODY, oneClickUnsubscribe } from '../server/features/unsubscribe/one-click.js';
-import { parseHostList } from '../server/lib/address-policy.js';
+import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click.js';
+import { parseHostList } from '#server/lib/address-policy.js';
 import { certDir, type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
 
 // RFC 8058 one-click against a local HTTPS sender whose certificate comes from the test CA, trusted

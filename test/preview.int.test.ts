@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, SubscriptionMessage } from '../contract/api.js';
-import { openClient } from '../server/mail/imap/connection.js';
+import type { Subscription, SubscriptionMessage } from '#contract/api.js';
+import { openClient } from '#server/mail/imap/connection.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo } from './helpers/mail.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../contract/validation.js';
+import { MESSAGES } from '#contract/validation.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 
 describe.each(DIALECTS)('auth rate limit on %s', (dialect) => {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ImapFlow, type Logger } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGmailProvider } from '../server/mail/gmail/adapter.js';
-import { GmailClient } from '../server/mail/gmail/client.js';
-import { syncMailbox } from '../server/mail/imap/scan.js';
-import { emptyState } from '../server/mail/imap/state.js';
-import { parseUidSet } from '../server/mail/imap/uid-set.js';
-import type { HeaderBatch, MailProvider, ReadStateChange, SyncState } from '../server/mail/provider.js';
+import { createGmailProvider } from '#server/mail/gmail/adapter.js';
+import { GmailClient } from '#server/mail/gmail/client.js';
+import { syncMailbox } from '#server/mail/imap/scan.js';
+import { emptyState } from '#server/mail/imap/state.js';
+import { parseUidSet } from '#server/mail/imap/uid-set.js';
+import type { HeaderBatch, MailProvider, ReadStateChange, SyncState } from '#server/mail/provider.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../contract/api.js';
+import type { Subscription } from '#contract/api.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../contract/api.js';
-import { SecretBox } from '../server/lib/crypto.js';
-import { createProviderFactory } from '../server/mail/index.js';
-import { MailConnectionError, type MailProvider } from '../server/mail/provider.js';
+import type { Subscription } from '#contract/api.js';
+import { SecretBox } from '#server/lib/crypto.js';
+import { createProviderFactory } from '#server/mail/index.js';
+import { MailConnectionError, type MailProvider } from '#server/mail/provider.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, encodeMailboxName, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';

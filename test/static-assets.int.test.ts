@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMMUTABLE } from '#server/http/static-assets.js';
 import { precompressDir } from '../scripts/vite-precompress.js';
-import { IMMUTABLE } from '../server/http/static-assets.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 
 // The built web app as browsers get it: a file named by its hash is cached for a year and sent in the

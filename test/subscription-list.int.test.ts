@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '../contract/api.js';
+import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '#contract/api.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
 
 // GET /get-unsubscribe-emails in pages: the four orders (ties, undated mail, unknown read rates), walks

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../contract/api.js';
-import { createGmailProvider } from '../server/mail/gmail/adapter.js';
-import { GmailClient } from '../server/mail/gmail/client.js';
-import { googleEndpoints, refreshAccessToken } from '../server/mail/google-oauth.js';
-import type { TrashedMessage } from '../server/mail/provider.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { createGmailProvider } from '#server/mail/gmail/adapter.js';
+import { GmailClient } from '#server/mail/gmail/client.js';
+import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
+import type { TrashedMessage } from '#server/mail/provider.js';
 import { Client, DIALECTS, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { Client, createTestApp, type TestApp, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { HttpSession } from './helpers/http.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../contract/api.js';
-import { SecretBox } from '../server/lib/crypto.js';
-import { GmailClient } from '../server/mail/gmail/client.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { SecretBox } from '#server/lib/crypto.js';
+import { GmailClient } from '#server/mail/gmail/client.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
 import {
   consentOnGoogleEmulator,

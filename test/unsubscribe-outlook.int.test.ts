@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
 import {
   type FakeAddress,

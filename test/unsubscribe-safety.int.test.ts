@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../contract/api.js';
+import type { Subscription } from '#contract/api.js';
 import { DIALECTS, type TestApp } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { daysAgo, rawMessage } from './helpers/mail.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../contract/api.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { Client, DIALECTS, uniqueEmail } from './helpers/app.js';
 import { type Dovecot, startDovecot } from './helpers/dovecot.js';
 import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';

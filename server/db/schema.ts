@@ -5,7 +5,7 @@ import type {
   MailboxProvider,
   SubscriptionCategory,
   UnsubscribeMethod,
-} from '../../contract/api.js';
+} from '#contract/api.js';
 
 // Columns holding one of a fixed set of values are typed with the contract's unions, so a query cannot
 // store a value the screens do not know, and reads need no casts.

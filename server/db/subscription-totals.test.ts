@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTION_CATEGORIES } from '../../contract/api.js';
+import { SUBSCRIPTION_CATEGORIES } from '#contract/api.js';
 import { createSubscriptionsRepository } from '../features/subscriptions/repository.js';
 import { type DatabaseHandle, openDatabase } from './index.js';
 

@@ -3,7 +3,7 @@
 // the HTML without running the app. Every value is escaped here, once: post titles come from writers
 // (or a CMS) and must not be able to add markup.
 
-import { documentTitle, PRODUCT_NAME } from '../../contract/pages.js';
+import { documentTitle, PRODUCT_NAME } from '#contract/pages.js';
 
 export interface HeadTags {
   /** The screen's title, without the product's name (null: the product's name alone). */

@@ -2,7 +2,7 @@ import type { Server as HttpServer, IncomingHttpHeaders } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import { Server } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.js';
+import type { ClientToServerEvents, ServerToClientEvents } from '#contract/events.js';
 
 export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents>;
 

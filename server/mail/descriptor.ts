@@ -1,4 +1,4 @@
-import type { MailboxProvider } from '../../contract/providers.js';
+import type { MailboxProvider } from '#contract/providers.js';
 import type { HostLookup } from '../lib/address-policy.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { MailProvider } from './provider.js';

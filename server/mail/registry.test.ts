@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAILBOX_PROVIDERS } from '../../contract/providers.js';
+import { MAILBOX_PROVIDERS } from '#contract/providers.js';
 import { SecretBox } from '../lib/crypto.js';
 import { createProviderFactory } from './index.js';
 import { mailDescriptor } from './registry.js';

@@ -1,4 +1,4 @@
-import { MAILBOX_PROVIDERS } from '../../contract/providers.js';
+import { MAILBOX_PROVIDERS } from '#contract/providers.js';
 import type { MailDescriptor } from './descriptor.js';
 import { gmailDescriptor } from './gmail/descriptor.js';
 import { graphDescriptor } from './graph/descriptor.js';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { type AppDeps, buildApp } from '../../server/app.js';
-import { type Config, parseConfig } from '../../server/config.js';
-import type { Db } from '../../server/db/index.js';
-import { openDatabase } from '../../server/db/index.js';
-import { prepareDataDir } from '../../server/startup.js';
+import { type AppDeps, buildApp } from '#server/app.js';
+import { type Config, parseConfig } from '#server/config.js';
+import type { Db } from '#server/db/index.js';
+import { openDatabase } from '#server/db/index.js';
+import { prepareDataDir } from '#server/startup.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createGraphProvider, type GraphProviderOptions } from '../../server/mail/graph/adapter.js';
-import { microsoftBaseUrls } from '../../server/mail/graph/client.js';
-import type { MailProvider } from '../../server/mail/provider.js';
+import { createGraphProvider, type GraphProviderOptions } from '#server/mail/graph/adapter.js';
+import { microsoftBaseUrls } from '#server/mail/graph/client.js';
+import type { MailProvider } from '#server/mail/provider.js';
 import type { FakeMailbox, GraphFake } from './graph-fake.js';
 
 // A fresh mailbox in the Graph fake per test, with a refresh token and the Outlook adapter for it

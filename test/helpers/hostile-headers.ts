@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { HeaderFields } from '../../server/mail/headers/headers.js';
+import type { HeaderFields } from '#server/mail/headers/headers.js';
 
 // Hostile and real header input shared by the unit tests of the header parsers (server/mail/headers/)
 // and of the scan's batch tally (server/features/scans/), which runs those parsers on every message.

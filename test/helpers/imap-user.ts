@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createImapProvider, type ImapProviderOptions } from '../../server/mail/imap/adapter.js';
-import type { MailProvider } from '../../server/mail/provider.js';
+import { createImapProvider, type ImapProviderOptions } from '#server/mail/imap/adapter.js';
+import type { MailProvider } from '#server/mail/provider.js';
 import { type Dovecot, encodeMailboxName } from './dovecot.js';
 
 // A fresh Dovecot user per test (no shared mailbox state) and the IMAP adapter logged in as it, with

@@ -1,7 +1,7 @@
 // A worker process for test/job-handover.int.test.ts: takes scan-mailbox jobs from pg-boss and never
 // finishes them, printing each job's payload, until it is killed. Settings come from the environment.
-import { createPgBossQueue } from '../../server/jobs/pgboss.js';
-import type { JobHandlers } from '../../server/jobs/queue.js';
+import { createPgBossQueue } from '#server/jobs/pgboss.js';
+import type { JobHandlers } from '#server/jobs/queue.js';
 
 const never = () => new Promise<void>(() => {});
 const handlers = {

@@ -9,8 +9,8 @@ import {
   useNavigate,
   useRoutes,
 } from 'react-router';
-import { NOT_FOUND_TITLE, GENIE_PAGES as PAGES_OF_GENIE, PUBLIC_PAGES } from '../../contract/pages.js';
-import { SCREENS } from '../../contract/routes.js';
+import { NOT_FOUND_TITLE, GENIE_PAGES as PAGES_OF_GENIE, PUBLIC_PAGES } from '#contract/pages.js';
+import { SCREENS } from '#contract/routes.js';
 import { createQueryClient } from './api/queryClient';
 import { ContactProvider, useContact } from './components/contact';
 import { Loading } from './components/Loading';

@@ -3,7 +3,7 @@
 // (`publicConfig.gaMeasurementId`) and the visitor pressed Accept on the consent banner (remembered in
 // localStorage). Without them events are dropped, not queued. gtag.js is added to the page only then.
 
-import { AUTH_EVENT_COOKIE, parseAuthEvent } from '../../contract/analytics.js';
+import { AUTH_EVENT_COOKIE, parseAuthEvent } from '#contract/analytics.js';
 
 /** The visitor's answer on the consent banner; null: not asked yet. */
 export type Consent = 'granted' | 'denied';

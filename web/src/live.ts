@@ -4,8 +4,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import type { Subscription } from '../../contract/api.js';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.js';
+import type { Subscription } from '#contract/api.js';
+import type { ClientToServerEvents, ServerToClientEvents } from '#contract/events.js';
 import { queryKeys } from './api/queryKeys';
 import { addLiveSubscription } from './features/subscriptions/queries';
 

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { API_PREFIXES } from '../../contract/routes.js';
+import { API_PREFIXES } from '#contract/routes.js';
 
 /** Whether a same-origin path belongs to the server (API, OAuth) rather than to the SPA. */
 function isServerPath(path: string): boolean {

@@ -2,11 +2,11 @@
 // layouts set document.title from the deepest route that has one.
 import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from 'react';
 import { matchRoutes, type RouteObject, useLocation } from 'react-router';
-import { documentTitle } from '../../contract/pages.js';
+import { documentTitle } from '#contract/pages.js';
 
 // The product's name and the "<title> — Inbox Genie" format are the contract's, shared with the server's
 // per-page HTML (contract/pages.ts).
-export { documentTitle, PRODUCT_NAME } from '../../contract/pages.js';
+export { documentTitle, PRODUCT_NAME } from '#contract/pages.js';
 
 export interface RouteHandle {
   title?: string | null;

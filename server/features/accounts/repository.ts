@@ -1,5 +1,5 @@
-import type { Db } from '../../db/index.js';
-import { preparedQueries } from '../../db/prepared.js';
+import type { Db } from '#server/db/index.js';
+import { preparedQueries } from '#server/db/prepared.js';
 import { deleteMailboxContents } from '../mailboxes/repository.js';
 
 // SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.

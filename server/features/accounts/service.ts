@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '../../../contract/api.js';
-import { API, SCREENS } from '../../../contract/routes.js';
-import { MESSAGES, normalizeEmail, validateEmail } from '../../../contract/validation.js';
-import type { Mailer } from '../../email/mailer.js';
-import { hashToken, randomToken } from '../../lib/crypto.js';
-import { badRequest, HttpError, unauthorized } from '../../lib/errors.js';
+import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '#contract/api.js';
+import { API, SCREENS } from '#contract/routes.js';
+import { MESSAGES, normalizeEmail, validateEmail } from '#contract/validation.js';
+import type { Mailer } from '#server/email/mailer.js';
+import { hashToken, randomToken } from '#server/lib/crypto.js';
+import { badRequest, HttpError, unauthorized } from '#server/lib/errors.js';
 import type { AccountsRepository } from './repository.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;

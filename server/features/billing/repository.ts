@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Plan } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
-import type { BillingAccountsTable } from '../../db/schema.js';
+import type { Plan } from '#contract/api.js';
+import type { Db } from '#server/db/index.js';
+import type { BillingAccountsTable } from '#server/db/schema.js';
 
 // SQL of billing: the user's Stripe customer and subscription copy, the webhook's event ids, and the free
 // trial's counters (on the user and sender rows they limit).

@@ -1,14 +1,8 @@
 import Stripe from 'stripe';
-import {
-  BILLING_MESSAGES,
-  type BillingState,
-  FREE_TRIAL,
-  type Plan,
-  type Price,
-} from '../../../contract/api.js';
-import { API, safeReturnPath as contractSafeReturnPath, SCREENS } from '../../../contract/routes.js';
-import type { StripeSettings } from '../../integrations/stripe.js';
-import { HttpError } from '../../lib/errors.js';
+import { BILLING_MESSAGES, type BillingState, FREE_TRIAL, type Plan, type Price } from '#contract/api.js';
+import { API, safeReturnPath as contractSafeReturnPath, SCREENS } from '#contract/routes.js';
+import type { StripeSettings } from '#server/integrations/stripe.js';
+import { HttpError } from '#server/lib/errors.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionCopy } from './repository.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BLOG_ID_PATTERN, type BlogPost } from '../../../contract/api.js';
-import type { ContentfulSettings } from '../../integrations/contentful.js';
+import { BLOG_ID_PATTERN, type BlogPost } from '#contract/api.js';
+import type { ContentfulSettings } from '#server/integrations/contentful.js';
 import { type BlogLog, type BlogSource, isIsoDay } from './source.js';
 
 // Posts from Contentful's Content Delivery API (read-only; the token sent as a Bearer header, never in the

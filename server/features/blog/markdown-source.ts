@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { BLOG_ID_PATTERN, type BlogPost } from '../../../contract/api.js';
-import { ConfigError } from '../../config.js';
+import { BLOG_ID_PATTERN, type BlogPost } from '#contract/api.js';
+import { ConfigError } from '#server/config.js';
 import { type BlogLog, type BlogSource, isIsoDay } from './source.js';
 
 // Posts kept in the repository: content/blog/<id>.md, YAML front matter (title, summary, date, image,
@@ -124,12 +124,12 @@ export async function loadMarkdownPosts(dir: string, log: BlogLog): Promise<Blog
 /**
  * <repository>/content/blog, found from this file's place so that it works from the sources (tsx:
  * server/features/blog/) and from the build (dist/server/features/blog/): the first folder upwards that
- * holds package.json is the repository.
+ * holds content/blog.
  */
 export function defaultBlogDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'content', 'blog');
+    if (existsSync(path.join(dir, 'content', 'blog'))) return path.join(dir, 'content', 'blog');
     const parent = path.dirname(dir);
     if (parent === dir) return path.resolve('content', 'blog');
     dir = parent;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BlogPost } from '../../../contract/api.js';
-import { HttpError } from '../../lib/errors.js';
+import type { BlogPost } from '#contract/api.js';
+import { HttpError } from '#server/lib/errors.js';
 import { BLOG_UNAVAILABLE, createBlogService } from './service.js';
 import type { BlogSource } from './source.js';
 

@@ -1,5 +1,5 @@
-import type { BlogPost, BlogPostSummary } from '../../../contract/api.js';
-import { HttpError } from '../../lib/errors.js';
+import type { BlogPost, BlogPostSummary } from '#contract/api.js';
+import { HttpError } from '#server/lib/errors.js';
 import { type BlogLog, type BlogSource, newestFirst } from './source.js';
 
 // The blog's rules: posts newest first, one post by id, and what a reader is told when the source fails.

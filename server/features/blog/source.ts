@@ -1,4 +1,4 @@
-import type { BlogPost } from '../../../contract/api.js';
+import type { BlogPost } from '#contract/api.js';
 
 // Where the blog's posts come from: the markdown files of the repository (markdown-source.ts), or a Contentful
 // space (contentful-source.ts) when its keys are set. The service (service.ts) sorts, caches and turns a

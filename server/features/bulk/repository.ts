@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { BulkAction, BulkOutcome } from '../../../contract/api.js';
-import type { Db } from '../../db/index.js';
+import type { BulkAction, BulkOutcome } from '#contract/api.js';
+import type { Db } from '#server/db/index.js';
 
 // The SQL of bulk actions: the bulk, one item per requested sender in the order asked (outcome null until
 // done), and what the runner needs to know of the senders to spread its requests.

@@ -6,11 +6,11 @@ import type {
   BulkStatus,
   BulkSummary,
   UnsubscribeResult,
-} from '../../../contract/api.js';
-import { HttpError, notFound } from '../../lib/errors.js';
-import type { Live } from '../../live/index.js';
-import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
-import { parseMailto } from '../../mail/headers/mailto.js';
+} from '#contract/api.js';
+import { HttpError, notFound } from '#server/lib/errors.js';
+import type { Live } from '#server/live/index.js';
+import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
+import { parseMailto } from '#server/mail/headers/mailto.js';
 import type { Repositories } from '../repositories.js';
 import type { UnsubscribeService } from '../unsubscribe/service.js';
 import { type HostLimits, runWithHostLimits } from './limiter.js';

@@ -1,5 +1,5 @@
-import type { ContactBody } from '../../../contract/api.js';
-import type { Mailer } from '../../email/mailer.js';
+import type { ContactBody } from '#contract/api.js';
+import type { Mailer } from '#server/email/mailer.js';
 
 // The contact form: forwarded to SUPPORT_EMAIL with the visitor's address as Reply-To. The route checked
 // the form with the contract's contactBodySchema (every field filled, an address in `from`).

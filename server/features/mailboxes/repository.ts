@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Database, Db } from '../../db/index.js';
-import { preparedQueries } from '../../db/prepared.js';
-import type { MailboxProvider, MailboxStatus } from '../../db/schema.js';
-import type { MailboxCredentials } from '../../mail/index.js';
+import type { Database, Db } from '#server/db/index.js';
+import { preparedQueries } from '#server/db/prepared.js';
+import type { MailboxProvider, MailboxStatus } from '#server/db/schema.js';
+import type { MailboxCredentials } from '#server/mail/index.js';
 
 // SQL of mailboxes, and the three things about a mailbox other features need too, written once here:
 // the columns a mail adapter is built from, the re-auth marker, and deleting what a mailbox holds.

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AddMailboxBody,
-  AppPasswordProvider,
-  EmailAccount,
-  MailboxProvider,
-} from '../../../contract/api.js';
-import { BILLING_MESSAGES } from '../../../contract/api.js';
+import type { AddMailboxBody, AppPasswordProvider, EmailAccount, MailboxProvider } from '#contract/api.js';
+import { BILLING_MESSAGES } from '#contract/api.js';
 import {
   imapServerRule,
   type OAuthMailboxProvider,
   reauthUrl as providerReauthUrl,
-} from '../../../contract/providers.js';
-import { SCREENS } from '../../../contract/routes.js';
-import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
-import type { SecretBox } from '../../lib/crypto.js';
-import { badRequest, HttpError, notFound } from '../../lib/errors.js';
-import type { ProviderFactory } from '../../mail/index.js';
-import { MailAuthError, MailConnectionError } from '../../mail/provider.js';
+} from '#contract/providers.js';
+import { SCREENS } from '#contract/routes.js';
+import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '#server/lib/address-policy.js';
+import type { SecretBox } from '#server/lib/crypto.js';
+import { badRequest, HttpError, notFound } from '#server/lib/errors.js';
+import type { ProviderFactory } from '#server/mail/index.js';
+import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
 import type { Repositories } from '../repositories.js';
 import type { ImapMailboxFields } from './repository.js';

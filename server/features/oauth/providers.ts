@@ -1,8 +1,8 @@
-import { OAUTH_INTENTS } from '../../../contract/api.js';
-import type { Config } from '../../config.js';
-import { google, type Integration, microsoft } from '../../integrations/index.js';
-import { googleEndpoints } from '../../mail/google-oauth.js';
-import { microsoftBaseUrls, OUTLOOK_SCOPES } from '../../mail/graph/client.js';
+import { OAUTH_INTENTS } from '#contract/api.js';
+import type { Config } from '#server/config.js';
+import { google, type Integration, microsoft } from '#server/integrations/index.js';
+import { googleEndpoints } from '#server/mail/google-oauth.js';
+import { microsoftBaseUrls, OUTLOOK_SCOPES } from '#server/mail/graph/client.js';
 import type { OAuthMailboxProvider } from '../mailboxes/service.js';
 
 // The two OAuth providers: where their endpoints are, what is asked of them, and how to recognise their

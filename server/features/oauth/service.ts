@@ -1,5 +1,5 @@
-import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
-import { normalizeEmail, validateEmail } from '../../../contract/validation.js';
+import type { OAuthErrorCode } from '#contract/oauth-errors.js';
+import { normalizeEmail, validateEmail } from '#contract/validation.js';
 import type { AccountsService } from '../accounts/service.js';
 import { type MailboxesService, MailboxLimitError } from '../mailboxes/service.js';
 import { codeChallenge, newFlow, type OAuthFlow } from './flow.js';

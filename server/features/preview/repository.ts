@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.js';
+import type { Db } from '#server/db/index.js';
 import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 
 // SQL of the preview: the message asked for, with the mailbox it is fetched from, and the senders of a

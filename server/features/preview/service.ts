@@ -1,9 +1,9 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
-import type { MailboxProvider, SubscriptionMessage } from '../../../contract/api.js';
-import { HttpError } from '../../lib/errors.js';
-import { keyedLimit } from '../../lib/keyed-limit.js';
-import type { ProviderFactory } from '../../mail/index.js';
-import { MailAuthError } from '../../mail/provider.js';
+import type { MailboxProvider, SubscriptionMessage } from '#contract/api.js';
+import { HttpError } from '#server/lib/errors.js';
+import { keyedLimit } from '#server/lib/keyed-limit.js';
+import type { ProviderFactory } from '#server/mail/index.js';
+import { MailAuthError } from '#server/mail/provider.js';
 import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
 import type { Repositories } from '../repositories.js';

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_NAME_LENGTH } from '#server/mail/headers/detect.js';
+import { parseHeaderBlock } from '#server/mail/headers/headers.js';
+import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
+import type { MessageHeaders } from '#server/mail/provider.js';
 import {
   corpusBlocks,
   corpusPresent,
@@ -8,11 +12,7 @@ import {
   insertAll,
   insertions,
   within,
-} from '../../../test/helpers/hostile-headers.js';
-import { MAX_NAME_LENGTH } from '../../mail/headers/detect.js';
-import { parseHeaderBlock } from '../../mail/headers/headers.js';
-import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
-import type { MessageHeaders } from '../../mail/provider.js';
+} from '#test/helpers/hostile-headers.js';
 import { tallyBatch } from './aggregate.js';
 
 // The batch tally runs the header parsers on every message of a scan, on the server's one event loop:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerFieldsFromPairs } from '../../mail/headers/headers.js';
-import type { MessageHeaders } from '../../mail/provider.js';
+import { headerFieldsFromPairs } from '#server/mail/headers/headers.js';
+import type { MessageHeaders } from '#server/mail/provider.js';
 import { tallyBatch } from './aggregate.js';
 
 function msg(id: string, date: number | null, headers: Record<string, string>): MessageHeaders {

@@ -1,6 +1,6 @@
-import { detectSubscription, parseFrom, type Sender } from '../../mail/headers/detect.js';
-import { parseListPost } from '../../mail/headers/list-post.js';
-import type { MessageHeaders } from '../../mail/provider.js';
+import { detectSubscription, parseFrom, type Sender } from '#server/mail/headers/detect.js';
+import { parseListPost } from '#server/mail/headers/list-post.js';
+import type { MessageHeaders } from '#server/mail/provider.js';
 
 // Folds one batch of message headers into per-sender tallies, so the repository writes one row
 // per sender per batch instead of one per message.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/index.js';
-import { insertRows, preparedQueries } from '../../db/prepared.js';
-import type { Sender } from '../../mail/headers/detect.js';
-import type { MessageHeaders, ReadStateChange, SyncState } from '../../mail/provider.js';
+import type { Db } from '#server/db/index.js';
+import { insertRows, preparedQueries } from '#server/db/prepared.js';
+import type { Sender } from '#server/mail/headers/detect.js';
+import type { MessageHeaders, ReadStateChange, SyncState } from '#server/mail/provider.js';
 import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 import { tallyBatch } from './aggregate.js';
 

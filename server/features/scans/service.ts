@@ -1,8 +1,8 @@
-import { readAhead } from '../../lib/read-ahead.js';
-import type { Live } from '../../live/index.js';
-import type { Sender } from '../../mail/headers/detect.js';
-import type { ProviderFactory } from '../../mail/index.js';
-import { MailAuthError, type SyncState } from '../../mail/provider.js';
+import { readAhead } from '#server/lib/read-ahead.js';
+import type { Live } from '#server/live/index.js';
+import type { Sender } from '#server/mail/headers/detect.js';
+import type { ProviderFactory } from '#server/mail/index.js';
+import { MailAuthError, type SyncState } from '#server/mail/provider.js';
 import { mailboxCredentials } from '../mailboxes/repository.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';

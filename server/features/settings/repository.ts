@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index.js';
+import type { Db } from '#server/db/index.js';
 
 // SQL of settings: the user's choices, stored on the user row.
 

@@ -1,4 +1,4 @@
-import type { Settings, SettingsUpdate } from '../../../contract/api.js';
+import type { Settings, SettingsUpdate } from '#contract/api.js';
 import type { Repositories } from '../repositories.js';
 
 // The two alert settings of docs/product.md §3 (both default true) and the auto-block of senders still

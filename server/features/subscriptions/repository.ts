@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely';
-import type { Db } from '../../db/index.js';
-import { preparedQueries } from '../../db/prepared.js';
-import type { Database, ReceiptMethod, SubscriptionCategory } from '../../db/schema.js';
+import type { Db } from '#server/db/index.js';
+import { preparedQueries } from '#server/db/prepared.js';
+import type { Database, ReceiptMethod, SubscriptionCategory } from '#server/db/schema.js';
 
 // SQL of subscriptions: the senders of a user's mailboxes that are lists, with the mailbox they wrote to
 // and how they were unsubscribed, and the references to their messages.

@@ -4,9 +4,9 @@ import type {
   SubscriptionMessage,
   SubscriptionSort,
   SubscriptionsResponse,
-} from '../../../contract/api.js';
-import { badRequest, notFound } from '../../lib/errors.js';
-import { capName } from '../../mail/headers/detect.js';
+} from '#contract/api.js';
+import { badRequest, notFound } from '#server/lib/errors.js';
+import { capName } from '#server/mail/headers/detect.js';
 import type { Repositories } from '../repositories.js';
 import type { KeysetPosition, SubscriptionRow } from './repository.js';
 

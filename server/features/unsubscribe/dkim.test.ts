@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dkimSign, dkimTxtRecord, TEST_SELECTOR } from '../../../test/helpers/dkim.js';
-import { daysAgo, rawMessage } from '../../../test/helpers/mail.js';
-import type { DnsResolver } from '../../lib/dns-resolver.js';
+import type { DnsResolver } from '#server/lib/dns-resolver.js';
+import { dkimSign, dkimTxtRecord, TEST_SELECTOR } from '#test/helpers/dkim.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { verifyOneClickSignature } from './dkim.js';
 
 // The rule of RFC 8058 §3.1 on messages signed as senders sign them, with the key published by a resolver

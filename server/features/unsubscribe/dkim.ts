@@ -1,8 +1,8 @@
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import type { DnsResolver } from '../../lib/dns-resolver.js';
-import { parseFrom } from '../../mail/headers/detect.js';
-import { parseHeaderBlock } from '../../mail/headers/headers.js';
-import { isOneClick, parseListUnsubscribe } from '../../mail/headers/list-unsubscribe.js';
+import type { DnsResolver } from '#server/lib/dns-resolver.js';
+import { parseFrom } from '#server/mail/headers/detect.js';
+import { parseHeaderBlock } from '#server/mail/headers/headers.js';
+import { isOneClick, parseListUnsubscribe } from '#server/mail/headers/list-unsubscribe.js';
 
 // RFC 8058 §3.1: the one-click POST is made only for a message whose List-Unsubscribe and
 // List-Unsubscribe-Post fields are covered by a valid DKIM signature of the sender's domain, so a forged

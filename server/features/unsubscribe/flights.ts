@@ -1,4 +1,4 @@
-import { HttpError } from '../../lib/errors.js';
+import { HttpError } from '#server/lib/errors.js';
 import type { FlightAnswer, UnsubscribeRepository } from './repository.js';
 
 // One run per sender and operation, across every instance (docs/decisions.md "One unsubscribe run per

@@ -5,7 +5,7 @@ import {
   safeRequest,
   TooManyRedirectsError,
   UnsupportedSchemeError,
-} from '../../lib/safe-fetch.js';
+} from '#server/lib/safe-fetch.js';
 
 // RFC 8058 one-click unsubscribe (docs/decisions.md, the unsubscribe engine): POST `List-Unsubscribe=One-Click`, form-encoded,
 // to the sender's https URI, without cookies or credentials, within 10 s; any 2xx is success. The

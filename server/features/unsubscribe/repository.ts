@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.js';
-import type { ReceiptMethod } from '../../db/schema.js';
+import type { Db } from '#server/db/index.js';
+import type { ReceiptMethod } from '#server/db/schema.js';
 import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 
 // The SQL of the unsubscribe engine: the sender and its mailbox, receipts (written pending before a

@@ -1,10 +1,10 @@
-import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '../../../contract/api.js';
-import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.js';
-import { HttpError, notFound } from '../../lib/errors.js';
-import { MAX_URIS } from '../../mail/headers/list-unsubscribe.js';
-import { type MailtoRequest, parseMailto } from '../../mail/headers/mailto.js';
-import type { ProviderFactory } from '../../mail/index.js';
-import { MailAuthError, type MailProvider, MailSendUnavailableError } from '../../mail/provider.js';
+import type { Subscription, UnsubscribeMethod, UnsubscribeResult } from '#contract/api.js';
+import { createDnsResolver, type DnsResolver } from '#server/lib/dns-resolver.js';
+import { HttpError, notFound } from '#server/lib/errors.js';
+import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
+import { type MailtoRequest, parseMailto } from '#server/mail/headers/mailto.js';
+import type { ProviderFactory } from '#server/mail/index.js';
+import { MailAuthError, type MailProvider, MailSendUnavailableError } from '#server/mail/provider.js';
 import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
 import type { Repositories } from '../repositories.js';

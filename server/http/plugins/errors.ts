@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../../../contract/validation.js';
-import { HttpError } from '../../lib/errors.js';
-import { MailConnectionError } from '../../mail/provider.js';
+import { MESSAGES } from '#contract/validation.js';
+import { HttpError } from '#server/lib/errors.js';
+import { MailConnectionError } from '#server/mail/provider.js';
 
 // Every error leaves as JSON `{message}` with the status codes of docs/product.md §8; internals are logged, never sent.
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,6 +1,6 @@
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
-import { type Subscription, subscriptionsResponseSchema } from '../../../contract/api.js';
+import { type Subscription, subscriptionsResponseSchema } from '#contract/api.js';
 import { plainDataSerializer } from './schemas.js';
 
 // The list's answer is written by plainDataSerializer (fast-json-stringify from the zod schema) instead of

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '../../../contract/validation.js';
-import type { AccountsService } from '../../features/accounts/service.js';
-import { SESSION_TTL_MS } from '../../features/accounts/service.js';
-import { forbidden } from '../../lib/errors.js';
+import { MESSAGES } from '#contract/validation.js';
+import type { AccountsService } from '#server/features/accounts/service.js';
+import { SESSION_TTL_MS } from '#server/features/accounts/service.js';
+import { forbidden } from '#server/lib/errors.js';
 
 export const SESSION_COOKIE = 'ig_session';
 

@@ -5,11 +5,11 @@ import {
   settingsSchema,
   settingsUpdateSchema,
   statusResponseSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import type { AccountsService } from '../../features/accounts/service.js';
-import type { BillingService } from '../../features/billing/service.js';
-import type { SettingsService } from '../../features/settings/service.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import type { AccountsService } from '#server/features/accounts/service.js';
+import type { BillingService } from '#server/features/billing/service.js';
+import type { SettingsService } from '#server/features/settings/service.js';
 
 export interface AccountRouteOptions {
   accounts: AccountsService;

@@ -7,9 +7,9 @@ import {
   signinBodySchema,
   signupBodySchema,
   statusResponseSchema,
-} from '../../../contract/api.js';
-import { API, SCREENS } from '../../../contract/routes.js';
-import type { AccountsService } from '../../features/accounts/service.js';
+} from '#contract/api.js';
+import { API, SCREENS } from '#contract/routes.js';
+import type { AccountsService } from '#server/features/accounts/service.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
 export interface AuthRouteOptions {

@@ -4,9 +4,9 @@ import {
   billingStateSchema,
   paymentLinkBodySchema,
   urlResponseSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import type { BillingService } from '../../features/billing/service.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import type { BillingService } from '#server/features/billing/service.js';
 
 export interface BillingRouteOptions {
   billing: BillingService;

@@ -7,13 +7,13 @@ import {
   blogListResponseSchema,
   blogPostParamsSchema,
   blogPostSchema,
-} from '../../../contract/api.js';
-import { PRODUCT_NAME, PUBLIC_PAGES } from '../../../contract/pages.js';
-import { API, SCREENS } from '../../../contract/routes.js';
-import { BLOG_IMAGES_PATH } from '../../features/blog/markdown-source.js';
-import type { BlogService } from '../../features/blog/service.js';
-import { NO_SUCH_POST } from '../../features/blog/service.js';
-import { notFound } from '../../lib/errors.js';
+} from '#contract/api.js';
+import { PRODUCT_NAME, PUBLIC_PAGES } from '#contract/pages.js';
+import { API, SCREENS } from '#contract/routes.js';
+import { BLOG_IMAGES_PATH } from '#server/features/blog/markdown-source.js';
+import type { BlogService } from '#server/features/blog/service.js';
+import { NO_SUCH_POST } from '#server/features/blog/service.js';
+import { notFound } from '#server/lib/errors.js';
 import { absoluteUrl } from '../page-head.js';
 
 // The blog's public API (no session: the blog is public), its images, and the files for crawlers and feed

@@ -4,9 +4,9 @@ import {
   bulkStartedSchema,
   bulkStatusParamsSchema,
   bulkStatusSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import type { BulkService } from '../../features/bulk/service.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import type { BulkService } from '#server/features/bulk/service.js';
 import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 
 export interface BulkRouteOptions {

@@ -6,9 +6,9 @@ import {
   emailAccountsResponseSchema,
   messageResponseSchema,
   removeMailboxBodySchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import type { MailboxesService } from '../../features/mailboxes/service.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import type { MailboxesService } from '#server/features/mailboxes/service.js';
 
 export interface MailboxRouteOptions {
   mailboxes: MailboxesService;

@@ -5,19 +5,25 @@ import {
   authEventValue,
   oauthCallbackQuerySchema,
   oauthStartQuerySchema,
-} from '../../../contract/api.js';
-import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
-import { SCREENS } from '../../../contract/routes.js';
-import type { AccountsService } from '../../features/accounts/service.js';
-import { decodeFlow, encodeFlow, FLOW_TTL_MS, flowCookieName, sameState } from '../../features/oauth/flow.js';
+} from '#contract/api.js';
+import type { OAuthErrorCode } from '#contract/oauth-errors.js';
+import { SCREENS } from '#contract/routes.js';
+import type { AccountsService } from '#server/features/accounts/service.js';
+import {
+  decodeFlow,
+  encodeFlow,
+  FLOW_TTL_MS,
+  flowCookieName,
+  sameState,
+} from '#server/features/oauth/flow.js';
 import {
   OAUTH_INTEGRATIONS,
   OAUTH_PROVIDERS,
   type OAuthIntent,
   type OAuthProviderName,
-} from '../../features/oauth/providers.js';
-import { OAuthFailure, type OAuthService } from '../../features/oauth/service.js';
-import { notFound } from '../../lib/errors.js';
+} from '#server/features/oauth/providers.js';
+import { OAuthFailure, type OAuthService } from '#server/features/oauth/service.js';
+import { notFound } from '#server/lib/errors.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
 // GET /auth/{google|outlook}?intent=signin|signup|add → the provider's consent screen;

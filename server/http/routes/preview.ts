@@ -3,10 +3,10 @@ import {
   messagePreviewBodySchema,
   messagesBySenderBodySchema,
   subscriptionMessagesResponseSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import { previewCsp } from '../../features/preview/sanitize.js';
-import type { PreviewService } from '../../features/preview/service.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import { previewCsp } from '#server/features/preview/sanitize.js';
+import type { PreviewService } from '#server/features/preview/service.js';
 import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 
 export interface PreviewRouteOptions {

@@ -6,11 +6,11 @@ import {
   type PublicConfig,
   publicConfigSchema,
   statusResponseSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import type { Config } from '../../config.js';
-import type { ContactService } from '../../features/contact/service.js';
-import { type OAUTH_PROVIDERS, unavailableReason } from '../../features/oauth/providers.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import type { Config } from '#server/config.js';
+import type { ContactService } from '#server/features/contact/service.js';
+import { type OAUTH_PROVIDERS, unavailableReason } from '#server/features/oauth/providers.js';
 
 export interface PublicRouteOptions {
   config: Config;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pricesResponseSchema } from '../../../contract/api.js';
-import { API, SCREENS } from '../../../contract/routes.js';
-import type { BillingService } from '../../features/billing/service.js';
+import { pricesResponseSchema } from '#contract/api.js';
+import { API, SCREENS } from '#contract/routes.js';
+import type { BillingService } from '#server/features/billing/service.js';
 
 export interface StripeRouteOptions {
   billing: BillingService;

@@ -8,12 +8,12 @@ import {
   subscriptionsQuerySchema,
   subscriptionsResponseSchema,
   unsubscribeResultSchema,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
-import { type MailboxesService, reauthUrl } from '../../features/mailboxes/service.js';
-import type { SubscriptionsService } from '../../features/subscriptions/service.js';
-import type { UnsubscribeService } from '../../features/unsubscribe/service.js';
-import { HttpError } from '../../lib/errors.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import { type MailboxesService, reauthUrl } from '#server/features/mailboxes/service.js';
+import type { SubscriptionsService } from '#server/features/subscriptions/service.js';
+import type { UnsubscribeService } from '#server/features/unsubscribe/service.js';
+import { HttpError } from '#server/lib/errors.js';
 import { plainDataSerializer } from '../plugins/schemas.js';
 import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 

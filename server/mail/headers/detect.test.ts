@@ -1,6 +1,6 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { describe, expect, it } from 'vitest';
-import { corpusBlocks } from '../../../test/helpers/hostile-headers.js';
+import { corpusBlocks } from '#test/helpers/hostile-headers.js';
 import { capName, detectSubscription, MAX_NAME_LENGTH, parseFrom, simpleMailbox } from './detect.js';
 import { type HeaderFields, headerFieldsFromPairs, parseHeaderBlock } from './headers.js';
 

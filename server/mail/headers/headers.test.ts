@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusBlocks } from '../../../test/helpers/hostile-headers.js';
+import { corpusBlocks } from '#test/helpers/hostile-headers.js';
 import {
   emptyHeaderFields,
   headerFieldsFromPairs,

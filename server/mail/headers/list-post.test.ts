@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLOODS, fill, within } from '../../../test/helpers/hostile-headers.js';
+import { FLOODS, fill, within } from '#test/helpers/hostile-headers.js';
 import { parseHeaderBlock } from './headers.js';
 import { parseListPost } from './list-post.js';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { FLOODS, fieldsWith, fill, within } from '../../../test/helpers/hostile-headers.js';
+import { FLOODS, fieldsWith, fill, within } from '#test/helpers/hostile-headers.js';
 import { detectSubscription, hasListSignal, parseFrom } from './detect.js';
 import { decodeWords, headerFieldsFromPairs, parseHeaderBlock, unfold } from './headers.js';
 import { isOneClick, parseListUnsubscribe } from './list-unsubscribe.js';

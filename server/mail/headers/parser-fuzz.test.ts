@@ -5,7 +5,7 @@ import {
   corpusPresent,
   insertAll,
   insertions,
-} from '../../../test/helpers/hostile-headers.js';
+} from '#test/helpers/hostile-headers.js';
 import { detectSubscription, MAX_NAME_LENGTH, parseFrom } from './detect.js';
 import { type HeaderFields, headerFieldsFromPairs, parseHeaderBlock } from './headers.js';
 import { type ListUnsubscribe, MAX_URI_LENGTH, MAX_URIS, parseListUnsubscribe } from './list-unsubscribe.js';

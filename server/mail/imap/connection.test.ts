@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostLookup } from '../../lib/address-policy.js';
+import type { HostLookup } from '#server/lib/address-policy.js';
 import { MailConnectionError } from '../provider.js';
 import { connectTarget, imapFlowOptions, MailHostForbiddenError, toMailError } from './connection.js';
 import { smtpTransportOptions } from './send.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ImapFlow, type ImapFlowError, type ImapFlowOptions, type Logger } from 'imapflow';
-import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '../../lib/address-policy.js';
+import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '#server/lib/address-policy.js';
 import { MailAuthError, MailConnectionError } from '../provider.js';
 
 // Every connection to a mail server (IMAP here, SMTP in send.ts) resolves the host at that moment,

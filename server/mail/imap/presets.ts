@@ -1,4 +1,4 @@
-import type { AppPasswordProvider } from '../../../contract/providers.js';
+import type { AppPasswordProvider } from '#contract/providers.js';
 
 // Hosts of the providers reached over IMAP at known servers (their rows are in contract/providers.ts;
 // descriptor.ts opens their mailboxes). `secure: true` is TLS from the first byte; `false` means the

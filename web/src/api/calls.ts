@@ -1,6 +1,6 @@
 // Typed wrappers of the API calls the screens make (docs/product.md §7); paths come from the contract.
 
-import { ANALYTICS_CLIENT_ID_HEADER } from '../../../contract/analytics.js';
+import { ANALYTICS_CLIENT_ID_HEADER } from '#contract/analytics.js';
 import type {
   AddMailboxBody,
   AppPasswordProvider,
@@ -28,8 +28,8 @@ import type {
   SubscriptionsResponse,
   UnsubscribeResult,
   UrlResponse,
-} from '../../../contract/api.js';
-import { API } from '../../../contract/routes.js';
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
 import { api } from './client';
 
 export const signUp = (body: CredentialsBody) => api.post<AuthResponse>(API.signup, body);

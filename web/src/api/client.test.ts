@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { API } from '../../../contract/routes.js';
-import { MESSAGES } from '../../../contract/validation.js';
+import { API } from '#contract/routes.js';
+import { MESSAGES } from '#contract/validation.js';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

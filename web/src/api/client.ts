@@ -3,9 +3,9 @@
 // reused: it stays valid as long as the secret cookie it was made from. When the server refuses it
 // (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
 // retried once.
-import type { CsrfTokenResponse, ErrorBody } from '../../../contract/api.js';
-import { MESSAGES } from '../../../contract/messages.js';
-import { API } from '../../../contract/routes.js';
+import type { CsrfTokenResponse, ErrorBody } from '#contract/api.js';
+import { MESSAGES } from '#contract/messages.js';
+import { API } from '#contract/routes.js';
 
 /** A failed call: the HTTP status (0 when the network failed), the server's message and its body. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '../../../contract/api.js';
+import type { PublicConfig } from '#contract/api.js';
 import { getPublicConfig } from './calls';
 import { queryKeys } from './queryKeys';
 

@@ -1,6 +1,6 @@
 // The keys of the query cache. Everything that belongs to the signed-in user sits under USER, so that
 // signing in or out drops it in one call (the next user never sees the previous one's lists).
-import type { SubscriptionCategory, SubscriptionSort } from '../../../contract/api.js';
+import type { SubscriptionCategory, SubscriptionSort } from '#contract/api.js';
 
 const USER = ['user'] as const;
 

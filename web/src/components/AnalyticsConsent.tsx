@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { analytics, type Consent, trackAuthRedirect } from '../analytics';
 import { usePublicConfig } from '../api/publicConfig';
 

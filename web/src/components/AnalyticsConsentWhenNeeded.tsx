@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { AUTH_EVENT_COOKIE } from '../../../contract/analytics.js';
+import { AUTH_EVENT_COOKIE } from '#contract/analytics.js';
 import { usePublicConfig } from '../api/publicConfig';
 
 // The banner and analytics.ts load only where they have something to do, not with every first visit

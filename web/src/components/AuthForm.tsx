@@ -7,7 +7,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import type { FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { messageOf } from '../api/client';
 import { formMessage } from './formSchema';
 

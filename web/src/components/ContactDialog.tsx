@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { z } from 'zod';
-import { ALERTS, type ContactInput, contactFieldErrors } from '../../../contract/validation.js';
+import { ALERTS, type ContactInput, contactFieldErrors } from '#contract/validation.js';
 import { sendEmail } from '../api/calls';
 import { messageOf } from '../api/client';
 import type { ContactPrefill } from './contact';

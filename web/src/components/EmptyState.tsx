@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 
 /** Shown while a signed-in screen has nothing to list yet. */
 export function EmptyState() {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { ContactLink } from './contact';
 
 /** Site footer (docs/product.md §2 Navigation). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { useSession } from '../features/auth/session';
 import { ContactLink } from './contact';
 

@@ -3,13 +3,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
-import type { PublicConfig } from '../../../contract/api.js';
-import {
-  type PickerMode,
-  PROVIDERS,
-  type ProviderDescriptor,
-  pickerTarget,
-} from '../../../contract/providers.js';
+import type { PublicConfig } from '#contract/api.js';
+import { type PickerMode, PROVIDERS, type ProviderDescriptor, pickerTarget } from '#contract/providers.js';
 import { usePublicConfig } from '../api/publicConfig';
 import { ContactLink } from './contact';
 

@@ -1,7 +1,7 @@
 import { forwardRef, useId, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { SCREENS } from '../../../contract/routes.js';
-import { ALERTS } from '../../../contract/validation.js';
+import { SCREENS } from '#contract/routes.js';
+import { ALERTS } from '#contract/validation.js';
 import { logOut } from '../api/calls';
 import { wasAlerted } from '../api/client';
 import { useSession } from '../features/auth/session';

@@ -4,7 +4,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type DefaultValues, type FieldErrors, type FieldValues, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import type { ValidationResult } from '../../../contract/validation.js';
+import type { ValidationResult } from '#contract/validation.js';
 
 export function ruleSchema<Shape extends z.ZodRawShape>(
   shape: Shape,

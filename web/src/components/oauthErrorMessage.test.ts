@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAUTH_ERROR_CODES } from '../../../contract/oauth-errors.js';
+import { OAUTH_ERROR_CODES } from '#contract/oauth-errors.js';
 import { GENERIC_OAUTH_ERROR, oauthErrorMessage, oauthNeedsPlan } from './oauthErrorMessage';
 
 describe('oauthErrorMessage', () => {

@@ -1,4 +1,4 @@
-import type { OAuthErrorCode } from '../../../contract/oauth-errors.js';
+import type { OAuthErrorCode } from '#contract/oauth-errors.js';
 
 // The fixed texts of a failed Google or Microsoft sign-in, by the code the server put in the address.
 // Nothing from the address is shown: an unknown code or provider gets the generic text.

@@ -2,22 +2,22 @@ import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import type { AddMailboxBody } from '../../../../contract/api.js';
-import { BILLING_MESSAGES } from '../../../../contract/billing.js';
+import type { AddMailboxBody } from '#contract/api.js';
+import { BILLING_MESSAGES } from '#contract/billing.js';
 import {
   type AppPasswordProvider,
   addMailboxTitle,
   isAppPasswordProvider,
   providerById,
-} from '../../../../contract/providers.js';
-import { SCREENS } from '../../../../contract/routes.js';
+} from '#contract/providers.js';
+import { SCREENS } from '#contract/routes.js';
 import {
   IMAP_MESSAGES,
   MESSAGES,
   SCREEN_ERRORS,
   validateAddMailbox,
   validateImapServer,
-} from '../../../../contract/validation.js';
+} from '#contract/validation.js';
 import { addMailbox } from '../../api/calls';
 import { isStatus } from '../../api/client';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmailAccount } from '../../../../contract/api.js';
+import type { EmailAccount } from '#contract/api.js';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
 
 const account = (email: string, provider: EmailAccount['provider'] = 'yahoo'): EmailAccount => ({

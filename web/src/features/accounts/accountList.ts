@@ -1,6 +1,6 @@
 // The Email Accounts screen's logic (docs/product.md §2), pure for the tests.
-import type { EmailAccount } from '../../../../contract/api.js';
-import { providerById, reauthUrl } from '../../../../contract/providers.js';
+import type { EmailAccount } from '#contract/api.js';
+import { providerById, reauthUrl } from '#contract/providers.js';
 
 /** The name shown beside an address: the provider table's, or the stored name for one it lacks. */
 export function providerName(provider: string): string {

@@ -1,8 +1,8 @@
 // The connected mailboxes (GET /get-email-accounts) in the query cache, read by the Email Accounts
 // screen and the subscription lists (scan state, whether rows name their mailbox).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailAccount } from '../../../../contract/api.js';
-import { ALERTS } from '../../../../contract/validation.js';
+import type { EmailAccount } from '#contract/api.js';
+import { ALERTS } from '#contract/validation.js';
 import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 

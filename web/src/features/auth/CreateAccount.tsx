@@ -1,9 +1,9 @@
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { appPasswordProviderFor } from '../../../../contract/providers.js';
-import { SCREENS } from '../../../../contract/routes.js';
-import { MESSAGES, SCREEN_ERRORS, validateSignup } from '../../../../contract/validation.js';
+import { appPasswordProviderFor } from '#contract/providers.js';
+import { SCREENS } from '#contract/routes.js';
+import { MESSAGES, SCREEN_ERRORS, validateSignup } from '#contract/validation.js';
 import { track } from '../../analytics';
 import { signUp } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';

@@ -1,8 +1,8 @@
 import Form from 'react-bootstrap/Form';
 import { Link, useNavigate } from 'react-router';
-import { forgotPasswordBodySchema } from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS } from '../../../../contract/validation.js';
+import { forgotPasswordBodySchema } from '#contract/api.js';
+import { SCREENS } from '#contract/routes.js';
+import { SCREEN_ERRORS } from '#contract/validation.js';
 import { track } from '../../analytics';
 import { forgotPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';

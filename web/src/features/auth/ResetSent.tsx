@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { SCREENS } from '../../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { AuthCard } from '../../components/AuthForm';
 
 /** /reset-password/sent: the same answer whether or not the address has an account. */

@@ -1,8 +1,8 @@
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
-import { signinBodySchema } from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
-import { SCREEN_ERRORS } from '../../../../contract/validation.js';
+import { signinBodySchema } from '#contract/api.js';
+import { SCREENS } from '#contract/routes.js';
+import { SCREEN_ERRORS } from '#contract/validation.js';
 import { track } from '../../analytics';
 import { signIn } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';

@@ -3,7 +3,7 @@
 // screens keep it in sessionStorage, because a Google or Microsoft sign-in leaves the SPA and the
 // server brings it back to /genie/subscriptions. Only paths of this site's screens are accepted, never
 // another origin nor a server path, so that a crafted link cannot send anyone elsewhere.
-import { SCREENS, safeReturnPath } from '../../../../contract/routes.js';
+import { SCREENS, safeReturnPath } from '#contract/routes.js';
 
 export const RETURN_PATH_KEY = 'inbox-genie.return-path';
 /** A stored path older than this is forgotten (a sign-up abandoned and done later is a fresh start). */

@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Navigate } from 'react-router';
-import { SCREENS } from '../../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { signinStatus } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 import { Loading } from '../../components/Loading';

@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
-import type { BillingState } from '../../../../contract/api.js';
+import type { BillingState } from '#contract/api.js';
 import { queryKeys } from '../../api/queryKeys';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Price } from '../../../../contract/api.js';
+import type { Price } from '#contract/api.js';
 import {
   beginCheckoutParams,
   checkoutReturn,

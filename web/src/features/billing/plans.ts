@@ -1,7 +1,7 @@
 // What the plan cards and the Billing screen say (docs/product.md §1, §3, §9), kept pure so that the
 // amounts, the savings and the trial's use can be tested without a browser.
-import type { BillingState, Price } from '../../../../contract/api.js';
-import { FREE_TRIAL } from '../../../../contract/billing.js';
+import type { BillingState, Price } from '#contract/api.js';
+import { FREE_TRIAL } from '#contract/billing.js';
 
 export type Interval = Price['recurring']['interval'];
 

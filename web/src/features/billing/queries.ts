@@ -2,7 +2,7 @@
 // subscription status of the sidebar, and the calls that leave for Stripe (Checkout, the portal).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { BillingState } from '../../../../contract/api.js';
+import type { BillingState } from '#contract/api.js';
 import { analyticsClientId, track } from '../../analytics';
 import {
   getBilling,

@@ -1,7 +1,7 @@
 import ReactPaginateModule from 'react-paginate';
 import { Link, useSearchParams } from 'react-router';
-import type { BlogPostSummary } from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
+import type { BlogPostSummary } from '#contract/api.js';
+import { SCREENS } from '#contract/routes.js';
 import { Loading } from '../../components/Loading';
 import { BLOG_NAME } from './blogName';
 import {

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
-import { BLOG_ID_PATTERN } from '../../../../contract/api.js';
-import { NOT_FOUND_TITLE } from '../../../../contract/pages.js';
-import { SCREENS } from '../../../../contract/routes.js';
+import { BLOG_ID_PATTERN } from '#contract/api.js';
+import { NOT_FOUND_TITLE } from '#contract/pages.js';
+import { SCREENS } from '#contract/routes.js';
 import { isStatus } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { useScreenTitle } from '../../title';

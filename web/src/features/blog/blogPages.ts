@@ -1,6 +1,6 @@
 // The pure parts of the blog screens: the card's date, the page count and slice, and the page kept in the
 // URL (`?page=2`, counted from 1 for people; the screens count from 0 as the paginator does).
-import { BLOG_PAGE_SIZE } from '../../../../contract/api.js';
+import { BLOG_PAGE_SIZE } from '#contract/api.js';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SCREENS } from '../../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 
 /** Any path no screen claims. */
 export default function NotFound() {

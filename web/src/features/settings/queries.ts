@@ -1,8 +1,8 @@
 // The user's settings (GET /get-settings, PUT /update-settings) in the query cache, shared by the
 // Settings screen and the unsubscribe flow (whose dialogs follow the two alert switches).
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings } from '../../../../contract/api.js';
-import { ALERTS } from '../../../../contract/validation.js';
+import type { Settings } from '#contract/api.js';
+import { ALERTS } from '#contract/validation.js';
 import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
 import { wasAlerted } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';

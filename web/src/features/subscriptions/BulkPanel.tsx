@@ -12,8 +12,8 @@ import {
   type SubscriptionCategory,
   type SubscriptionSort,
   type SubscriptionsResponse,
-} from '../../../../contract/api.js';
-import { SCREENS } from '../../../../contract/routes.js';
+} from '#contract/api.js';
+import { SCREENS } from '#contract/routes.js';
 import { getSubscriptions } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToasts } from '../../components/Toasts';

@@ -1,5 +1,5 @@
 import { Navigate, useParams } from 'react-router';
-import { SCREENS } from '../../../../contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { CATEGORY_VIEWS, isCategoryRoute } from './categories';
 import { SubscriptionList } from './SubscriptionList';
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import type { SubscriptionMessage } from '../../../../contract/api.js';
+import type { SubscriptionMessage } from '#contract/api.js';
 import { getMessagePreview } from '../../api/calls';
 import { isEmptyPreview, PREVIEW_NOT_FOUND, previewFailure } from './previewAnswer';
 

@@ -15,7 +15,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
-import { BULK_MAX_SUBSCRIPTIONS, type BulkAction, type Subscription } from '../../../../contract/api.js';
+import { BULK_MAX_SUBSCRIPTIONS, type BulkAction, type Subscription } from '#contract/api.js';
 import { isStatus, messageOf, redirectUrlOf, wasAlerted } from '../../api/client';
 import { usePublicConfig } from '../../api/publicConfig';
 import { EmptyState } from '../../components/EmptyState';

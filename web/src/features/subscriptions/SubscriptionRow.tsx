@@ -1,7 +1,7 @@
 import { type CSSProperties, forwardRef, lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
-import type { Subscription, UnsubscribeMethod } from '../../../../contract/api.js';
+import type { Subscription, UnsubscribeMethod } from '#contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
 import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 

@@ -1,7 +1,7 @@
 // The unsubscribe flow's dialogs (docs/product.md §4, §8), loaded with the first one shown.
 import { useEffect, useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import type { Subscription } from '../../../../contract/api.js';
+import type { Subscription } from '#contract/api.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { AfterOpen } from './unsubscribeFlow';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkItemResult } from '../../../../contract/api.js';
+import type { BulkItemResult } from '#contract/api.js';
 import { bulkActionsFor, bulkDoneText, bulkProgressText, bulkQuestion, manualPage, summarize } from './bulk';
 
 const item = (id: string, outcome: BulkItemResult['outcome'], links: string[] = []): BulkItemResult => ({

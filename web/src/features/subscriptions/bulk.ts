@@ -1,11 +1,6 @@
 // Many senders at once (POST /bulk-action): what the screen says about a bulk action — its progress, the
 // summary by outcome, the senders whose page the user still has to open — kept pure for the unit tests.
-import type {
-  BulkAction,
-  BulkItemResult,
-  BulkOutcome,
-  SubscriptionCategory,
-} from '../../../../contract/api.js';
+import type { BulkAction, BulkItemResult, BulkOutcome, SubscriptionCategory } from '#contract/api.js';
 import { openableLinks } from './unsubscribeFlow';
 
 /** From this many senders on, a bulk action asks before it starts. */

@@ -1,4 +1,4 @@
-import type { SubscriptionCategory } from '../../../../contract/api.js';
+import type { SubscriptionCategory } from '#contract/api.js';
 
 /** The values /genie/:category accepts (docs/product.md §2); subscriptions is the uncategorized list. */
 export const CATEGORY_ROUTES = ['subscriptions', 'uncategorized', 'kept', 'unsubscribed'] as const;

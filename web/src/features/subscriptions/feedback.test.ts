@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '../../../../contract/api.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { blockedText, keptText, manualText, slowText, unblockedText, unsubscribedText } from './feedback';
 
 const shop: Subscription = {

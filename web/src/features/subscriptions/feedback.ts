@@ -1,6 +1,6 @@
 // The words of the subscription screen's feedback: what an action did (the toasts), and what a slow one
 // is doing (the row's progress). Pure, so that each wording is tested without a browser.
-import type { Subscription, UnsubscribeResult } from '../../../../contract/api.js';
+import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { senderDomain, senderName } from './subscriptionList';
 
 /** After this long without an answer, a row says in words what it is waiting for. */

@@ -2,7 +2,7 @@
 // into the cached lists (queries.ts applyAction). Failures are the flow's to answer
 // (useSubscriptionActions.tsx), except a 403, which the query client answers for all.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Subscription, SubscriptionCategory } from '../../../../contract/api.js';
+import type { Subscription, SubscriptionCategory } from '#contract/api.js';
 import {
   blockSubscription,
   keepSubscription,

@@ -8,7 +8,7 @@ import type {
   SubscriptionMessage,
   SubscriptionSort,
   SubscriptionsResponse,
-} from '../../../../contract/api.js';
+} from '#contract/api.js';
 import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from './subscriptionList';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmailAccount, Subscription } from '../../../../contract/api.js';
+import type { EmailAccount, Subscription } from '#contract/api.js';
 import {
   costLabel,
   countCaption,

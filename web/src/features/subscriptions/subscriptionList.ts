@@ -6,7 +6,7 @@ import type {
   SubscriptionCategory,
   SubscriptionSort,
   SubscriptionsResponse,
-} from '../../../../contract/api.js';
+} from '#contract/api.js';
 
 export type SortOrder = SubscriptionSort;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
+import type { SettingsUpdate, UnsubscribeResult } from '#contract/api.js';
 import {
   afterOpen,
   DEFAULT_ALERT_SETTINGS,

@@ -1,6 +1,6 @@
 // The unsubscribe flow's decisions (docs/product.md §4 Unsubscribe flow, §8 By status), kept pure so that every
 // result kind and every combination of the two alert settings can be tested without a browser.
-import type { SettingsUpdate, UnsubscribeResult } from '../../../../contract/api.js';
+import type { SettingsUpdate, UnsubscribeResult } from '#contract/api.js';
 import { type GlobalNavigation, globalNavigation } from '../../api/queryClient';
 
 /** docs/product.md §3/§8: both alerts default to on, also when the settings cannot be fetched. */

@@ -11,7 +11,7 @@ import type {
   BulkStatus,
   Subscription,
   SubscriptionCategory,
-} from '../../../../contract/api.js';
+} from '#contract/api.js';
 import { getBulkStatus, startBulkAction } from '../../api/calls';
 import { queryKeys } from '../../api/queryKeys';
 import { useLive } from '../../live';

@@ -5,13 +5,8 @@
 // page or to /pricing.
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
-import type {
-  SettingsUpdate,
-  Subscription,
-  SubscriptionCategory,
-  UnsubscribeResult,
-} from '../../../../contract/api.js';
-import { ALERTS } from '../../../../contract/validation.js';
+import type { SettingsUpdate, Subscription, SubscriptionCategory, UnsubscribeResult } from '#contract/api.js';
+import { ALERTS } from '#contract/validation.js';
 import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../api/client';
 import { useToasts } from '../../components/Toasts';
 import { useGoTo } from '../../navigation';
