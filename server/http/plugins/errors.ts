@@ -1,12 +1,28 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '#contract/validation.js';
-import { HttpError } from '#server/lib/errors.js';
+import { DomainError, type DomainErrorKind, HttpError } from '#server/lib/errors.js';
 import { MailConnectionError } from '#server/mail/provider.js';
+
+/** The status each kind of refusal answers with (docs/product.md §8). */
+const STATUS: Record<DomainErrorKind, number> = {
+  'invalid-input': 400,
+  'not-authenticated': 401,
+  'reauth-required': 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'plan-limit': 402,
+  'too-many-attempts': 429,
+  'upstream-unavailable': 502,
+};
 
 // Every error leaves as JSON `{message}` with the status codes of docs/product.md §8; internals are logged, never sent.
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.status(STATUS[error.kind]).send({ ...error.details, message: error.message });
+    }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ ...error.body, message: error.message });
     }
