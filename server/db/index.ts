@@ -3,8 +3,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, recountSubscriptionTotals } from './migrations.js';
+import { migrateToLatest } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { recountSubscriptionTotals } from './subscription-totals.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
