@@ -5,7 +5,7 @@ import { API, SCREENS } from '#contract/routes.js';
 import { MESSAGES, normalizeEmail, validateEmail } from '#contract/validation.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
-import { badRequest, HttpError, unauthorized } from '#server/lib/errors.js';
+import { InvalidInputError, NotAuthenticatedError, TooManyAttemptsError } from '#server/lib/errors.js';
 import type { AccountsRepository } from './repository.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -192,7 +192,7 @@ export function createAccountsService({
   /** 429 while the address's backoff runs: known and unknown addresses alike (the key is the address). */
   async function checkSigninLock(key: string): Promise<void> {
     const row = await repo.signinFailures(key);
-    if (row && row.lockedUntil > now()) throw new HttpError(429, MESSAGES.tooManySignins);
+    if (row && row.lockedUntil > now()) throw new TooManyAttemptsError(MESSAGES.tooManySignins);
   }
 
   async function recordSigninFailure(key: string): Promise<void> {
@@ -255,7 +255,7 @@ export function createAccountsService({
       const ok = await verify(user?.password_hash ?? (await dummyHash), input.password);
       if (!user?.password_hash || !ok) {
         await recordSigninFailure(key);
-        throw unauthorized(MESSAGES.wrongCredentials);
+        throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
       }
       await repo.clearSigninFailures(key);
       await repo.deleteExpiredSessions(now());
@@ -273,7 +273,7 @@ export function createAccountsService({
       emailInput: string,
     ): Promise<{ userId: string; created: boolean; tookOver: boolean }> {
       const email = normalizeEmail(emailInput);
-      if (validateEmail(email)) throw badRequest(MESSAGES.invalidEmail);
+      if (validateEmail(email)) throw new InvalidInputError(MESSAGES.invalidEmail);
       const found = await repo.findUserByEmail(email);
       if (found) {
         if (found.email_verified) return { userId: found.id, created: false, tookOver: false };
@@ -297,7 +297,7 @@ export function createAccountsService({
     /** Whether the user's address is proven (the signed-in banner asks). */
     async emailStatus(userId: string): Promise<{ email: string; emailVerified: boolean }> {
       const user = await repo.findUserById(userId);
-      if (!user) throw unauthorized(MESSAGES.notSignedIn);
+      if (!user) throw new NotAuthenticatedError(MESSAGES.notSignedIn);
       return { email: user.email, emailVerified: user.email_verified === 1 };
     },
 
@@ -355,7 +355,7 @@ export function createAccountsService({
     async resetPassword(input: ResetPasswordBody, currentSessionToken?: string): Promise<void> {
       const passwordHash = await hash(input.password, ARGON2);
       const userId = await repo.consumePasswordReset(hashToken(input.token), now());
-      if (!userId) throw badRequest(MESSAGES.resetTokenInvalid);
+      if (!userId) throw new InvalidInputError(MESSAGES.resetTokenInvalid);
       await repo.setPasswordHash(userId, passwordHash);
       const kept = currentSessionToken ? sessionIdOf(currentSessionToken) : null;
       await repo.deleteOtherSessions(userId, kept);

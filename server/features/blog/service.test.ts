@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BlogPost } from '#contract/api.js';
-import { HttpError } from '#server/lib/errors.js';
+import { UpstreamUnavailableError } from '#server/lib/errors.js';
 import { BLOG_UNAVAILABLE, createBlogService } from './service.js';
 import type { BlogSource } from './source.js';
 
@@ -96,8 +96,8 @@ describe('blog service', () => {
     expect(source.list).toHaveBeenCalledTimes(3);
     // A listed post never read has no last answer.
     const error = await blog.post('b').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ statusCode: 502, message: BLOG_UNAVAILABLE });
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).toMatchObject({ kind: 'upstream-unavailable', message: BLOG_UNAVAILABLE });
     expect(logger.error).toHaveBeenCalled();
   });
 

@@ -1,5 +1,5 @@
 import type { BlogPost, BlogPostSummary } from '#contract/api.js';
-import { HttpError } from '#server/lib/errors.js';
+import { UpstreamUnavailableError } from '#server/lib/errors.js';
 import { type BlogLog, type BlogSource, newestFirst } from './source.js';
 
 // The blog's rules: posts newest first, one post by id, and what a reader is told when the source fails.
@@ -19,9 +19,9 @@ const MAX_CACHED_POSTS = 500;
 
 export interface BlogService {
   readonly source: BlogSource['name'];
-  /** Every post's card, newest first. Throws HttpError 502 when the source fails and nothing is cached. */
+  /** Every post's card, newest first. Throws UpstreamUnavailableError when the source fails, nothing cached. */
   list(): Promise<BlogPostSummary[]>;
-  /** One post, or null. Throws HttpError 502 as list() does. */
+  /** One post, or null. Throws as list() does. */
   post(id: string): Promise<BlogPost | null>;
   /** Every post with its body, newest first (the RSS feed). */
   posts(): Promise<BlogPost[]>;
@@ -63,7 +63,7 @@ export function createBlogService({
           return slot.value.data;
         }
         log.error({ ...what, err: (error as Error).message }, 'the blog source failed');
-        throw new HttpError(502, BLOG_UNAVAILABLE);
+        throw new UpstreamUnavailableError(BLOG_UNAVAILABLE);
       })
       .finally(() => {
         slot.pending = undefined;

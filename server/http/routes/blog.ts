@@ -13,7 +13,7 @@ import { API, SCREENS } from '#contract/routes.js';
 import { BLOG_IMAGES_PATH } from '#server/features/blog/markdown-source.js';
 import type { BlogService } from '#server/features/blog/service.js';
 import { NO_SUCH_POST } from '#server/features/blog/service.js';
-import { notFound } from '#server/lib/errors.js';
+import { NotFoundError } from '#server/lib/errors.js';
 import { absoluteUrl } from '../page-head.js';
 
 // The blog's public API (no session: the blog is public), its images, and the files for crawlers and feed
@@ -58,9 +58,9 @@ export const blogRoutes: FastifyPluginAsyncZod<BlogRouteOptions> = async (
     // An id no post can have is the same 404 as an unknown one (not a 400: the reader followed a link).
     { schema: { params: blogPostParamsSchema, response: { 200: blogPostSchema } }, attachValidation: true },
     async (request) => {
-      if (request.validationError) throw notFound(NO_SUCH_POST);
+      if (request.validationError) throw new NotFoundError(NO_SUCH_POST);
       const post = await blog.post(request.params.id);
-      if (!post) throw notFound(NO_SUCH_POST);
+      if (!post) throw new NotFoundError(NO_SUCH_POST);
       return post;
     },
   );

@@ -23,7 +23,7 @@ import {
   type OAuthProviderName,
 } from '#server/features/oauth/providers.js';
 import { OAuthFailure, type OAuthService } from '#server/features/oauth/service.js';
-import { notFound } from '#server/lib/errors.js';
+import { NotFoundError } from '#server/lib/errors.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 
 // GET /auth/{google|outlook}?intent=signin|signup|add → the provider's consent screen;
@@ -63,7 +63,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
           { provider, variables: required },
           `${label} is off on this server: set ${required.join(' and ')} to turn it on`,
         );
-        throw notFound(unavailable);
+        throw new NotFoundError(unavailable);
       };
       app.get(`/auth/${provider}`, answer);
       app.get(`/auth/${provider}/callback`, answer);
