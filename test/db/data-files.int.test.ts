@@ -14,16 +14,16 @@ import {
   readOutbox,
   type TestApp,
   uniqueEmail,
-} from './helpers/app.js';
-import { HttpSession } from './helpers/http.js';
-import { freePort } from './helpers/net.js';
-import { untilHealthy } from './helpers/product-process.js';
+} from '#test/helpers/app.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { freePort } from '#test/helpers/net.js';
+import { untilHealthy } from '#test/helpers/product-process.js';
 
 // What the product leaves in DATA_DIR: the database files readable by their owner only, whatever the
 // folder's mode (with a warning when others can enter it), and nothing of a deleted account left in
 // the write-ahead log or the outbox.
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const FILES = ['inbox-genie.sqlite', 'inbox-genie.sqlite-wal', 'inbox-genie.sqlite-shm'];
 
 async function mode(file: string): Promise<string> {

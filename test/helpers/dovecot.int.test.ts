@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 
 // The test peer itself: if these fail, every IMAP test after them would fail for the wrong reason.
 describe('the test Dovecot', () => {

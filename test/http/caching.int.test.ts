@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 
 // What a shared cache or the browser's back/forward cache may keep: nothing a session or CSRF token
 // produced. And the SPA's entry answers HEAD as it answers GET (uptime checks, link previews).

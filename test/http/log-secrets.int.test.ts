@@ -7,7 +7,7 @@ import {
   resetTokenFrom,
   type TestApp,
   uniqueEmail,
-} from './helpers/app.js';
+} from '#test/helpers/app.js';
 
 // Links that carry a secret in their query string (a reset token, an OAuth code and state, a Checkout
 // session id) are opened by browsers; the server's log, at its default level, must not hold them.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '#contract/validation.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 
 describe.each(DIALECTS)('auth rate limit on %s', (dialect) => {
   let t: TestApp;

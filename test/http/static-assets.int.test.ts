@@ -4,8 +4,8 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMMUTABLE } from '#server/http/static-assets.js';
-import { precompressDir } from '../scripts/vite-precompress.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { precompressDir } from '../../scripts/vite-precompress.js';
 
 // The built web app as browsers get it: a file named by its hash is cached for a year and sent in the
 // encoding the request accepts (the copy the build wrote, scripts/vite-precompress.ts); index.html and

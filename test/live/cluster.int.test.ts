@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
-import { Client, createTestApp, type TestApp, uniqueEmail } from './helpers/app.js';
+import { Client, createTestApp, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 
 // Two instances on one PostgreSQL: a socket held by one receives the events another emits (a worker
 // process finishing a scan while the user's browser is connected to an API process).

@@ -11,7 +11,7 @@ import {
   resetTokenFrom,
   type TestApp,
   uniqueEmail,
-} from './helpers/app.js';
+} from '#test/helpers/app.js';
 
 describe('live events over socket.io', () => {
   let t: TestApp;

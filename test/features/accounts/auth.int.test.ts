@@ -12,7 +12,7 @@ import {
   resetTokenFrom,
   type TestApp,
   uniqueEmail,
-} from './helpers/app.js';
+} from '#test/helpers/app.js';
 
 describe.each(DIALECTS)('accounts API on %s', (dialect) => {
   let t: TestApp;

@@ -3,11 +3,18 @@ import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingState, Subscription } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type StripeFake, startStripeFake } from './helpers/stripe-fake/index.js';
-import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+import {
+  Client,
+  createTestApp,
+  DIALECTS,
+  type Dialect,
+  type TestApp,
+  uniqueEmail,
+} from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/index.js';
+import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // Plans and billing against the local Stripe fake, driven through the product's API and its webhook, on
 // SQLite and PostgreSQL: signatures, redeliveries, events out of order, the success redirect before any

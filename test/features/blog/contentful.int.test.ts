@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
-import { type ContentfulFake, startContentfulFake } from './helpers/contentful-fake.js';
+import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { type ContentfulFake, startContentfulFake } from '#test/helpers/contentful-fake.js';
 
 // The blog read from Contentful's Content Delivery API, here the local fake with Contentful's shapes:
 // paging past 100 entries, images from includes.Asset in the list and from /assets/{id} for one post, a

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
 import { PUBLIC_PAGES } from '#contract/pages.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, type TestApp } from '#test/helpers/app.js';
 
 // The blog from the repository's markdown (a fixture folder here), and what the server answers for
 // crawlers, feed readers and link previews: each page's head in the SPA's HTML, 404 for what does not
 // exist, the sitemap, the RSS feed, robots.txt and the images' headers. SQLite only: no database involved.
 
-const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/blog');
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/blog');
 const PUBLIC_URL = 'https://genie.example';
 const INDEX = `<!doctype html>
 <html lang="en">

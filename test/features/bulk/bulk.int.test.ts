@@ -7,16 +7,16 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkItemResult, BulkStatus, BulkSummary, Subscription } from '#contract/api.js';
 import { buildApp } from '#server/app.js';
-import { Client, DIALECTS, type Dialect, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { HttpSession } from './helpers/http.js';
-import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { freePort } from './helpers/net.js';
-import { killProduct, readSqlite, startProduct } from './helpers/product-process.js';
-import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
-import { type StripeFake, startStripeFake } from './helpers/stripe-fake/index.js';
-import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+import { Client, DIALECTS, type Dialect, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
+import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
+import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
+import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/index.js';
+import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // Bulk actions end to end (POST /bulk-action, GET /bulk-action/:id, the socket's bulk-progress and
 // bulk-done) on a Yahoo mailbox on a real Dovecot, its SMTP on a local peer, senders' one-click endpoints

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 
 // A mailbox that logs in proves the account's address when it is that address at the provider's own
 // server; a server the user typed proves nothing (anyone can run one that takes any password).

@@ -6,10 +6,10 @@ import { parseHostList } from '#server/lib/address-policy.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { MailHostForbiddenError } from '#server/mail/imap/connection.js';
 import { createProviderFactory } from '#server/mail/index.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { startSmtpPeer } from './helpers/smtp-peer.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
 // Mail server hosts are resolved and judged at every connect (DNS rebinding, a name re-pointed at a
 // private address after the mailbox was added). The test plays DNS with an injected resolver: the

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
-import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from '#test/helpers/app.js';
 import {
   consentOnGoogleEmulator,
   GMAIL_SCOPES,
   type GoogleEmulator,
   startGoogleEmulator,
-} from './helpers/google-emulator.js';
+} from '#test/helpers/google-emulator.js';
 
 // Sign-up, sign-in and add-account with Google end to end: the product's /auth/google routes against
 // @emulators/google in-process (authorization code flow with PKCE, its consent form, token endpoint and

@@ -2,15 +2,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
 import {
   type FakeMailbox,
   type FakeMessageInput,
   type FakeUserOptions,
   type GraphFake,
   startGraphFake,
-} from './helpers/graph-fake.js';
-import { consentOnGraphFake } from './helpers/microsoft-consent.js';
+} from '#test/helpers/graph-fake.js';
+import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 // Sign-up, sign-in and add-account with Microsoft end to end: the product's /auth/outlook routes against
 // the Graph / identity platform fake (authorize page, authorization_code grant with PKCE, id_token), then

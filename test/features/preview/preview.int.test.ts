@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { openClient } from '#server/mail/imap/connection.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { daysAgo } from './helpers/mail.js';
-import { freePort } from './helpers/net.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
 
 // The message preview (issue 4) end to end: a Yahoo mailbox (hosts overridden to a real Dovecot) is
 // scanned, and a newsletter is fetched from the mailbox on demand, sanitized and answered as HTML.

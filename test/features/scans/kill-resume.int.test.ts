@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { HttpSession } from './helpers/http.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { freePort } from './helpers/net.js';
-import { killProduct, readSqlite, startProduct } from './helpers/product-process.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
+import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
 
 // The product process is killed (SIGKILL, no chance to clean up) in the middle of a first scan, or of
 // a later check for new mail, and started again on the same data folder: the scan resumes from its

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Courier, startCourier } from './helpers/courier.js';
-import { type Cyrus, startCyrus } from './helpers/cyrus.js';
-import { seedMailbox } from './helpers/imap-seed.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Courier, startCourier } from '#test/helpers/courier.js';
+import { type Cyrus, startCyrus } from '#test/helpers/cyrus.js';
+import { seedMailbox } from '#test/helpers/imap-seed.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // The reported failure, end to end through the product: a custom IMAP mailbox on Courier IMAP 5 (no
 // UIDNEXT on SELECT, `INBOX.` folders) or Cyrus IMAP 3.6 is added, scanned with exact counts, and its

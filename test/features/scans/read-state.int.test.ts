@@ -7,19 +7,19 @@ import { syncMailbox } from '#server/mail/imap/scan.js';
 import { emptyState } from '#server/mail/imap/state.js';
 import { parseUidSet } from '#server/mail/imap/uid-set.js';
 import type { HeaderBatch, MailProvider, ReadStateChange, SyncState } from '#server/mail/provider.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import {
   consentOnGoogleEmulator,
   type GoogleEmulator,
   type MessageSpec,
   startGoogleEmulator,
-} from './helpers/google-emulator.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from './helpers/graph-fake.js';
-import { newGraphMailbox } from './helpers/graph-user.js';
-import { newImapUser } from './helpers/imap-user.js';
-import { rawMessage } from './helpers/mail.js';
-import { consentOnGraphFake } from './helpers/microsoft-consent.js';
+} from '#test/helpers/google-emulator.js';
+import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { newGraphMailbox } from '#test/helpers/graph-user.js';
+import { newImapUser } from '#test/helpers/imap-user.js';
+import { rawMessage } from '#test/helpers/mail.js';
+import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 // What each sender costs (read rates, messages a month, the list a poster came through): the read state
 // a scan captures and the flag changes the daily check picks up, on each provider's real peer (Dovecot,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScansRepository } from '#server/features/scans/repository.js';
 import { headerFieldsFromPairs } from '#server/mail/headers/headers.js';
 import type { MessageHeaders } from '#server/mail/provider.js';
-import { createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
 
 function msg(id: string, date: number, headers: Record<string, string>): MessageHeaders {
   return {

@@ -5,9 +5,9 @@ import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { createProviderFactory } from '#server/mail/index.js';
 import { MailConnectionError, type MailProvider } from '#server/mail/provider.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, encodeMailboxName, startDovecot } from './helpers/dovecot.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, encodeMailboxName, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Connecting a Yahoo mailbox (hosts overridden to a real Dovecot) and scanning it end to end
 // through the HTTP API, on SQLite and PostgreSQL.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 
 // GET /get-unsubscribe-emails in pages: the four orders (ties, undated mail, unknown read rates), walks
 // of every page size that list each sender once, q, total, another user's rows and cursors, bad

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { Client, createTestApp, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { HttpSession } from './helpers/http.js';
-import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { freePort } from './helpers/net.js';
-import { killProduct, readSqlite, startProduct } from './helpers/product-process.js';
-import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
+import { Client, createTestApp, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { HttpSession } from '#test/helpers/http.js';
+import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { freePort } from '#test/helpers/net.js';
+import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
+import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
 // One unsubscribe per sender, whatever happens (issue 7, item 5): two API instances on one PostgreSQL
 // answering the same double click reach the sender once; a process killed between the request to the

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
 import {
   consentOnGoogleEmulator,
   type GoogleEmulator,
   type MessageSpec,
   startGoogleEmulator,
-} from './helpers/google-emulator.js';
+} from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
 // (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;

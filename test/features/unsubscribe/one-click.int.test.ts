@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click.js';
 import { parseHostList } from '#server/lib/address-policy.js';
-import { certDir, type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
+import { certDir, type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
 
 // RFC 8058 one-click against a local HTTPS sender whose certificate comes from the test CA, trusted
 // only through NODE_EXTRA_CA_CERTS (set by test/helpers/global-setup.ts before the workers start).

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from './helpers/app.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
 import {
   type FakeAddress,
   type FakeMessageInput,
   type GraphFake,
   startGraphFake,
-} from './helpers/graph-fake.js';
-import { consentOnGraphFake } from './helpers/microsoft-consent.js';
+} from '#test/helpers/graph-fake.js';
+import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 // The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
 // identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox

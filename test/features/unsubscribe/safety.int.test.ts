@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
-import { DIALECTS, type TestApp } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+import { DIALECTS, type TestApp } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // What one sender's List-Unsubscribe may make the product do with the user's mailbox (issue 7, items 2, 3,
 // 4 and 15): a mailto reaches exactly one address with a short request; a mailto that cannot be sent

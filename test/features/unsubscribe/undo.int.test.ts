@@ -6,14 +6,14 @@ import { createGmailProvider } from '#server/mail/gmail/adapter.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
 import type { TrashedMessage } from '#server/mail/provider.js';
-import { Client, DIALECTS, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from './helpers/graph-fake.js';
-import { newGraphMailbox } from './helpers/graph-user.js';
-import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
+import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { newGraphMailbox } from '#test/helpers/graph-user.js';
+import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // Undo (POST /review-subscription, POST /unblock-subscription) and "also move the mail to the trash" on
 // Unsubscribe: through the API on a real Dovecot, and the adapters' restore from the trash on the Gmail

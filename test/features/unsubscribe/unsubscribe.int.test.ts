@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { Client, DIALECTS, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { type HttpsSender, startHttpsSender } from './helpers/https-sender.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type YahooUser, yahooUser } from './helpers/yahoo-user.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // The unsubscribe engine end to end (issue 4): a Yahoo mailbox on a real Dovecot, its SMTP on a local
 // peer, senders' endpoints on a local HTTPS server with its own CA; observed at the sender and in the

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from './helpers/app.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Verification after an unsubscribe (issue 4, beyond the spec): mail from an unsubscribed sender
 // dated more than 2 days after the unsubscribe marks it "still sending"; Block (or the auto-block

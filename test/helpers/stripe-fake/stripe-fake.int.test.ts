@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/net.js';
-import { type StripeFake, startStripeFake } from './helpers/stripe-fake/index.js';
+import { freePort } from '#test/helpers/net.js';
+import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/index.js';
 
 interface Received {
   body: string;

@@ -4,7 +4,7 @@ import { createGmailProvider, type GmailProvider } from '#server/mail/gmail/adap
 import { GmailApiError } from '#server/mail/gmail/api.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
-import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from './helpers/google-emulator.js';
+import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine's mailbox actions for Gmail (issue 4) against @emulators/google: the mailto request
 // through messages.send, block = settings.filters.create + batchModify of the sender's existing mail.

@@ -20,7 +20,7 @@ import {
   type MessageSpec,
   type SeededMessage,
   startGoogleEmulator,
-} from './helpers/google-emulator.js';
+} from '#test/helpers/google-emulator.js';
 
 // The Gmail adapter against @emulators/google (patched to be faithful, see the helper), one user per test.
 

@@ -6,8 +6,8 @@ import {
   type FakeMessageInput,
   type GraphFake,
   startGraphFake,
-} from './helpers/graph-fake.js';
-import { newGraphMailbox } from './helpers/graph-user.js';
+} from '#test/helpers/graph-fake.js';
+import { newGraphMailbox } from '#test/helpers/graph-user.js';
 
 // The unsubscribe engine's mailbox actions for Outlook (issue 4) against the Graph fake written from
 // Microsoft's documentation: sendMail, message move to Deleted Items, and an Inbox message rule.

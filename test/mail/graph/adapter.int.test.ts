@@ -8,8 +8,8 @@ import {
   type MessageHeaders,
   type SyncState,
 } from '#server/mail/provider.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from './helpers/graph-fake.js';
-import { type GraphTestMailbox, newGraphMailbox } from './helpers/graph-user.js';
+import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { type GraphTestMailbox, newGraphMailbox } from '#test/helpers/graph-user.js';
 
 // The Outlook adapter against a fake of Microsoft Graph and the identity platform written from their
 // documentation (test/helpers/graph-fake.ts): one fake for the file, one mailbox per test.

@@ -10,12 +10,12 @@ import {
   type MailProvider,
   MailSendUnavailableError,
 } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { type ImapProxy, startImapProxy } from './helpers/imap-proxy.js';
-import { seedMailbox } from './helpers/imap-seed.js';
-import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
-import { type SmtpPeer, startSmtpPeer } from './helpers/smtp-peer.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { type ImapProxy, startImapProxy } from '#test/helpers/imap-proxy.js';
+import { seedMailbox } from '#test/helpers/imap-seed.js';
+import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
 // The unsubscribe engine's mailbox actions for app-password mailboxes (issue 4): the mailto request sent
 // through SMTP (a local smtp-server peer) and block + trash on a real Dovecot.

@@ -10,9 +10,9 @@ import {
   SCAN_HEADER_FIELDS,
   type SyncState,
 } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { startImapProxy } from './helpers/imap-proxy.js';
-import { type ImapTestUser, newImapUser } from './helpers/imap-user.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { startImapProxy } from '#test/helpers/imap-proxy.js';
+import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
 
 // The IMAP adapter against a real Dovecot (docs/decisions.md, test tiers): one server for the file, one user per test. Logins
 // that fail live in imap-verify.int.test.ts: Dovecot slows every later login from the same address.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider, type ImapProviderOptions } from '#server/mail/imap/adapter.js';
 import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '#server/mail/provider.js';
-import { type Courier, startCourier } from './helpers/courier.js';
-import { type Cyrus, startCyrus } from './helpers/cyrus.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from './helpers/imap-proxy.js';
-import { seedMailbox } from './helpers/imap-seed.js';
-import { daysAgo, rawMessage } from './helpers/mail.js';
+import { type Courier, startCourier } from '#test/helpers/courier.js';
+import { type Cyrus, startCyrus } from '#test/helpers/cyrus.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from '#test/helpers/imap-proxy.js';
+import { seedMailbox } from '#test/helpers/imap-seed.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // IMAP compatibility as a tested property (docs/decisions.md, "IMAP compatibility"): the same adapter-level
 // scenarios (folders, scan with exact counts and read states, daily check with new mail and flag changes,

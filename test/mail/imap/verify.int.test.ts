@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ImapProviderOptions } from '#server/mail/imap/adapter.js';
 import { MailAuthError, MailConnectionError, type MailProvider } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from './helpers/dovecot.js';
-import { newImapUser } from './helpers/imap-user.js';
+import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { newImapUser } from '#test/helpers/imap-user.js';
 
 // verify() against a real Dovecot. A file of its own: after a refused login Dovecot delays every later
 // login from 127.0.0.1 by seconds, which would slow the scan tests down.
