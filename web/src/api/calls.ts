@@ -30,7 +30,7 @@ import type {
   UrlResponse,
 } from '#contract/api.js';
 import { API } from '#contract/routes.js';
-import { api } from './client';
+import { api } from '../lib/api-client';
 
 export const signUp = (body: CredentialsBody) => api.post<AuthResponse>(API.signup, body);
 export const signIn = (body: CredentialsBody) => api.post<AuthResponse>(API.signin, body);

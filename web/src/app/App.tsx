@@ -11,11 +11,11 @@ import {
 } from 'react-router';
 import { NOT_FOUND_TITLE, GENIE_PAGES as PAGES_OF_GENIE, PUBLIC_PAGES } from '#contract/pages.js';
 import { SCREENS } from '#contract/routes.js';
-import { createQueryClient } from './api/queryClient';
-import { ContactProvider, useContact } from './components/contact';
-import { Loading } from './components/Loading';
-import { SiteLayout } from './components/SiteLayout';
-import { RouteTableContext } from './title';
+import { ContactProvider, useContact } from '../components/contact';
+import { Loading } from '../components/Loading';
+import { createQueryClient } from '../lib/query-client';
+import { RouteTableContext } from '../lib/title';
+import { SiteLayout } from './layouts/SiteLayout';
 
 // Each screen is its own chunk; the layouts show Loading while one loads.
 /** A screen in its own chunk, loaded when first visited or preloaded (see Preload). */
@@ -25,31 +25,31 @@ function page<P extends object>(load: () => Promise<{ default: ComponentType<P> 
 
 // The signed-in area's shell (sidebar, live updates over socket.io) is a chunk of its own too: the public
 // pages never load it.
-const GenieLayout = page(() => import('./components/GenieLayout'));
-const AddMailbox = page(() => import('./features/accounts/AddMailbox'));
-const ConnectMailbox = page(() => import('./features/accounts/ConnectMailbox'));
-const Accounts = page(() => import('./features/accounts/Accounts'));
-const AddAccount = page(() => import('./features/accounts/AddAccount'));
-const CreateAccount = page(() => import('./features/auth/CreateAccount'));
-const ForgotPassword = page(() => import('./features/auth/ForgotPassword'));
-const ProviderPage = page(() => import('./features/auth/ProviderPage'));
-const ResetConfirm = page(() => import('./features/auth/ResetConfirm'));
-const ResetSent = page(() => import('./features/auth/ResetSent'));
-const SigninPassword = page(() => import('./features/auth/SigninPassword'));
-const Billing = page(() => import('./features/billing/Billing'));
+const GenieLayout = page(() => import('./layouts/SignedInLayout'));
+const AddMailbox = page(() => import('../features/accounts/AddMailbox'));
+const ConnectMailbox = page(() => import('../features/accounts/ConnectMailbox'));
+const Accounts = page(() => import('../features/accounts/Accounts'));
+const AddAccount = page(() => import('../features/accounts/AddAccount'));
+const CreateAccount = page(() => import('../features/auth/CreateAccount'));
+const ForgotPassword = page(() => import('../features/auth/ForgotPassword'));
+const ProviderPage = page(() => import('../features/auth/ProviderPage'));
+const ResetConfirm = page(() => import('../features/auth/ResetConfirm'));
+const ResetSent = page(() => import('../features/auth/ResetSent'));
+const SigninPassword = page(() => import('../features/auth/SigninPassword'));
+const Billing = page(() => import('../features/billing/Billing'));
 // The blog's screens hold the markdown renderer: only they may import react-markdown, so that it stays
 // in their chunks.
-const BlogList = page(() => import('./features/blog/BlogList'));
-const BlogPost = page(() => import('./features/blog/BlogPost'));
-const Pricing = page(() => import('./features/billing/Pricing'));
-const About = page(() => import('./features/marketing/About'));
-const HowItWorks = page(() => import('./features/marketing/HowItWorks'));
-const Landing = page(() => import('./features/marketing/Landing'));
-const NotFound = page(() => import('./features/marketing/NotFound'));
-const Privacy = page(() => import('./features/marketing/Privacy'));
-const Terms = page(() => import('./features/marketing/Terms'));
-const Settings = page(() => import('./features/settings/Settings'));
-const CategoryPage = page(() => import('./features/subscriptions/CategoryPage'));
+const BlogList = page(() => import('../features/blog/BlogList'));
+const BlogPost = page(() => import('../features/blog/BlogPost'));
+const Pricing = page(() => import('../features/billing/Pricing'));
+const About = page(() => import('../features/marketing/About'));
+const HowItWorks = page(() => import('../features/marketing/HowItWorks'));
+const Landing = page(() => import('../features/marketing/Landing'));
+const NotFound = page(() => import('../features/marketing/NotFound'));
+const Privacy = page(() => import('../features/marketing/Privacy'));
+const Terms = page(() => import('../features/marketing/Terms'));
+const Settings = page(() => import('../features/settings/Settings'));
+const CategoryPage = page(() => import('../features/subscriptions/CategoryPage'));
 
 /** What a visitor does to use a page; any of them starts the background load of the other screens. */
 const INTERACTIONS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'focusin', 'scroll'] as const;

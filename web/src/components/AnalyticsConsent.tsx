@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
-import { analytics, type Consent, trackAuthRedirect } from '../analytics';
-import { usePublicConfig } from '../api/publicConfig';
+import { analytics, type Consent, trackAuthRedirect } from '../lib/analytics';
+import { usePublicConfig } from '../lib/public-config';
 
 /**
  * Hands the server's measurement id to analytics.ts and asks for consent once (docs/decisions.md,

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { AUTH_EVENT_COOKIE } from '#contract/analytics.js';
-import { usePublicConfig } from '../api/publicConfig';
+import { usePublicConfig } from '../lib/public-config';
 
 // The banner and analytics.ts load only where they have something to do, not with every first visit
 // (docs/decisions.md, a fast first load).

@@ -8,7 +8,7 @@ import Form from 'react-bootstrap/Form';
 import type { FieldValues, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
-import { messageOf } from '../api/client';
+import { messageOf } from '../lib/api-client';
 import { formMessage } from './formSchema';
 
 export function AuthCard({ title, children }: { title?: string; children: ReactNode }) {

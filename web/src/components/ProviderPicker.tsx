@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import type { PublicConfig } from '#contract/api.js';
 import { type PickerMode, PROVIDERS, type ProviderDescriptor, pickerTarget } from '#contract/providers.js';
-import { usePublicConfig } from '../api/publicConfig';
+import { usePublicConfig } from '../lib/public-config';
 import { ContactLink } from './contact';
 
 export type { PickerMode };

@@ -12,7 +12,9 @@ import {
 } from 'react';
 
 // The dialog (its form library and validation) loads when first opened, not with every page.
-const ContactDialog = lazy(() => import('./ContactDialog').then((m) => ({ default: m.ContactDialog })));
+const ContactDialog = lazy(() =>
+  import('../features/contact/ContactDialog').then((m) => ({ default: m.ContactDialog })),
+);
 
 export interface ContactPrefill {
   subject?: string;

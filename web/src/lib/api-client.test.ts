@@ -10,7 +10,7 @@ async function clientWith(answer: (path: string, init: RequestInit) => Response)
   vi.resetModules();
   const fetch = vi.fn(async (path: string, init: RequestInit) => answer(path, init));
   vi.stubGlobal('fetch', fetch);
-  const { api } = await import('./client');
+  const { api } = await import('./api-client');
   const calls = (path: string) => fetch.mock.calls.filter(([p]) => p === path);
   return { api, fetch, calls };
 }
@@ -82,7 +82,7 @@ describe('a rate-limited token fetch', () => {
       if (path === API.csrfToken) return json(429, { message: MESSAGES.tooManyRequests });
       return json(200, {});
     });
-    const { wasAlerted } = await import('./client');
+    const { wasAlerted } = await import('./api-client');
     const error = await api.post('/a').catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429 });
     expect(wasAlerted(error)).toBe(true);

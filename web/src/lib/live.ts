@@ -6,8 +6,8 @@ import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { Subscription } from '#contract/api.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/events.js';
-import { queryKeys } from './api/queryKeys';
-import { addLiveSubscription } from './features/subscriptions/queries';
+import { addLiveSubscription } from '../features/subscriptions/queries';
+import { queryKeys } from './query-keys';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ScanProgress = Parameters<ServerToClientEvents['scan-progress']>[0];

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PublicConfig } from '#contract/api.js';
-import { getPublicConfig } from './calls';
-import { queryKeys } from './queryKeys';
+import { getPublicConfig } from '../api/calls';
+import { queryKeys } from './query-keys';
 
 export type PublicConfigState = { status: 'loading' } | { status: 'ready'; config: PublicConfig | null };
 

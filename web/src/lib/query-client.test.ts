@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from './client';
-import { createQueryClient, globalNavigation } from './queryClient';
-import { queryKeys } from './queryKeys';
+import { ApiError } from './api-client';
+import { createQueryClient, globalNavigation } from './query-client';
+import { queryKeys } from './query-keys';
 
 describe('the global failure rule', () => {
   it('sends a 403 to sign-in and a 402 to pricing; anything else stays with the screen', () => {

@@ -3,8 +3,8 @@
 // /pricing, wherever either happens; a query answered 401 with a redirectUrl (a mailbox that needs
 // re-authentication) goes there. What else a failure means stays with the screen (alerts, banners).
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError, isStatus, redirectUrlOf } from './client';
-import { queryKeys } from './queryKeys';
+import { ApiError, isStatus, redirectUrlOf } from './api-client';
+import { queryKeys } from './query-keys';
 
 declare module '@tanstack/react-query' {
   interface Register {

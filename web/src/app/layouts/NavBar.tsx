@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
-import { useSession } from '../features/auth/session';
-import { ContactLink } from './contact';
+import { ContactLink } from '../../components/contact';
+import { useSession } from '../../features/auth/session';
 
 /** Site nav bar (docs/product.md §2 Navigation). */
 export function NavBar() {

@@ -1,16 +1,16 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { takeReturnPath } from '../features/auth/returnPath';
-import { RequireSession } from '../features/auth/session';
-import { useLiveUpdates } from '../live';
-import { useRouteTitle } from '../title';
-import { AddressBanner } from './AddressBanner';
-import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
-import { Loading } from './Loading';
-import { ScrollRestoration } from './ScrollRestoration';
+import { AnalyticsConsentWhenNeeded } from '../../components/AnalyticsConsentWhenNeeded';
+import { Loading } from '../../components/Loading';
+import { ScrollRestoration } from '../../components/ScrollRestoration';
+import { MAIN_ID, SkipLink } from '../../components/SkipLink';
+import { ToastProvider } from '../../components/Toasts';
+import { AddressBanner } from '../../features/auth/AddressBanner';
+import { takeReturnPath } from '../../features/auth/returnPath';
+import { RequireSession } from '../../features/auth/session';
+import { useLiveUpdates } from '../../lib/live';
+import { useRouteTitle } from '../../lib/title';
 import { Sidebar } from './Sidebar';
-import { MAIN_ID, SkipLink } from './SkipLink';
-import { ToastProvider } from './Toasts';
 
 const SIDEBAR_ID = 'genie-sidebar';
 

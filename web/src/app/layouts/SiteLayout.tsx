@@ -1,13 +1,13 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { useRouteTitle } from '../title';
-import { AnalyticsConsentWhenNeeded } from './AnalyticsConsentWhenNeeded';
-import { Footer } from './Footer';
-import { Loading } from './Loading';
+import { AnalyticsConsentWhenNeeded } from '../../components/AnalyticsConsentWhenNeeded';
+import { Footer } from '../../components/Footer';
+import { Loading } from '../../components/Loading';
+import { RouteNotice } from '../../components/RouteNotice';
+import { ScrollRestoration } from '../../components/ScrollRestoration';
+import { MAIN_ID, SkipLink } from '../../components/SkipLink';
+import { useRouteTitle } from '../../lib/title';
 import { NavBar } from './NavBar';
-import { RouteNotice } from './RouteNotice';
-import { ScrollRestoration } from './ScrollRestoration';
-import { MAIN_ID, SkipLink } from './SkipLink';
 
 /** Public site: nav bar, the page, footer. */
 export function SiteLayout() {

@@ -6,13 +6,13 @@ import { Link, useNavigate } from 'react-router';
 import type { EmailAccount } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { wasAlerted } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { OAuthError } from '../../components/OAuthError';
 import { PageHeader } from '../../components/PageHeader';
+import { wasAlerted } from '../../lib/api-client';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
 import { useEmailAccounts, useRemoveEmailAccount } from './queries';
 

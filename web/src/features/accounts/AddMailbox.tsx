@@ -19,7 +19,6 @@ import {
   validateImapServer,
 } from '#contract/validation.js';
 import { addMailbox } from '../../api/calls';
-import { isStatus } from '../../api/client';
 import {
   AuthCard,
   ErrorBanner,
@@ -29,7 +28,8 @@ import {
   useSubmit,
 } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
-import { useGoTo } from '../../navigation';
+import { isStatus } from '../../lib/api-client';
+import { useGoTo } from '../../lib/navigation';
 import { RequireSession } from '../auth/session';
 
 // The heading, the help link, the address rule and the server fields of each provider are its row in

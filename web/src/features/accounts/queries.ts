@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EmailAccount } from '#contract/api.js';
 import { ALERTS } from '#contract/validation.js';
 import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
+import { queryKeys } from '../../lib/query-keys';
 
 export interface EmailAccounts {
   /** null until the first answer, and while the fetch failed (never an empty list for a failure). */

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { getEmailStatus, resendVerification } from '../api/calls';
-import { queryKeys } from '../api/queryKeys';
+import { getEmailStatus, resendVerification } from '../../api/calls';
+import { queryKeys } from '../../lib/query-keys';
 import { ADDRESS_NOTICES, type AddressNoticeId, addressNotice } from './addressNotice';
 
 /**

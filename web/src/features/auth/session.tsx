@@ -6,8 +6,8 @@ import { type ReactNode, useCallback, useMemo } from 'react';
 import { Navigate } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
 import { signinStatus } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
 import { Loading } from '../../components/Loading';
+import { queryKeys } from '../../lib/query-keys';
 
 interface Session {
   /** null until the first status answer arrives. */

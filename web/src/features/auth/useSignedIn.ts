@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useGoTo } from '../../navigation';
+import { useGoTo } from '../../lib/navigation';
 import { takeReturnPath } from './returnPath';
 import { useSession } from './session';
 

@@ -5,9 +5,9 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import type { BillingState } from '#contract/api.js';
-import { queryKeys } from '../../api/queryKeys';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { queryKeys } from '../../lib/query-keys';
 import { PlanCards, type PlanId } from './PlanCards';
 import {
   type CheckoutReturn,

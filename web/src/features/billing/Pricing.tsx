@@ -4,7 +4,7 @@ import Container from 'react-bootstrap/Container';
 import { Link, useNavigate } from 'react-router';
 import { BILLING_MESSAGES } from '#contract/billing.js';
 import { SCREENS } from '#contract/routes.js';
-import { usePublicConfig } from '../../api/publicConfig';
+import { usePublicConfig } from '../../lib/public-config';
 import { signupReturningTo } from '../auth/returnPath';
 import { useSession } from '../auth/session';
 import '../marketing/marketing.css';

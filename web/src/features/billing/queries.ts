@@ -3,7 +3,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { BillingState } from '#contract/api.js';
-import { analyticsClientId, track } from '../../analytics';
 import {
   getBilling,
   getBillingPortalLink,
@@ -11,7 +10,8 @@ import {
   getPrices,
   subscriptionStatus,
 } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
+import { analyticsClientId, track } from '../../lib/analytics';
+import { queryKeys } from '../../lib/query-keys';
 import { beginCheckoutParams, type Interval, type PlanPrices, pricesByInterval } from './plans';
 
 /** Whether the user has an active subscription (GET /subscription-status); null until known. */

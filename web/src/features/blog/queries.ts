@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getBlogPost, getBlogPosts } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
+import { queryKeys } from '../../lib/query-keys';
 
 // Posts change with a deploy, not while someone reads: kept for the visit once fetched.
 const FIVE_MINUTES = 5 * 60 * 1000;

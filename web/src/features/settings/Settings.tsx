@@ -5,12 +5,12 @@ import { useNavigate } from 'react-router';
 import type { Settings as SettingsBody } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { wasAlerted } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/PageHeader';
+import { wasAlerted } from '../../lib/api-client';
 import { useSession } from '../auth/session';
 import { useDeleteAccount, useSettingsScreen, useUpdateSettings } from './queries';
 

@@ -4,8 +4,8 @@ import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tansta
 import type { Settings } from '#contract/api.js';
 import { ALERTS } from '#contract/validation.js';
 import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
-import { wasAlerted } from '../../api/client';
-import { queryKeys } from '../../api/queryKeys';
+import { wasAlerted } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
 /** docs/product.md §3: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_SETTINGS: Settings = {

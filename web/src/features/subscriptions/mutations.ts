@@ -11,7 +11,7 @@ import {
   unblockSubscription,
   unsubscribe as unsubscribeCall,
 } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
+import { queryKeys } from '../../lib/query-keys';
 import { applyAction } from './queries';
 
 interface WithConfirm {

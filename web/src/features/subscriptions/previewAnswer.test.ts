@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/api-client';
 import { isEmptyPreview, previewFailure } from './previewAnswer';
 
 describe('isEmptyPreview', () => {

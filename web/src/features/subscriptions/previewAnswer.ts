@@ -1,5 +1,5 @@
 // What the Read button does with the answer of POST /get-message-preview (docs/product.md §3, §5, §8).
-import { isStatus, redirectUrlOf } from '../../api/client';
+import { isStatus, redirectUrlOf } from '../../lib/api-client';
 
 /** docs/product.md §8: the alert of a preview whose message is gone (404). */
 export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for the message';

@@ -10,7 +10,7 @@ import type {
   SubscriptionsResponse,
 } from '#contract/api.js';
 import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
+import { queryKeys } from '../../lib/query-keys';
 import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from './subscriptionList';
 
 /** Senders per page as the list scrolls. */

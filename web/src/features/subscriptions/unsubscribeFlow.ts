@@ -1,7 +1,7 @@
 // The unsubscribe flow's decisions (docs/product.md §4 Unsubscribe flow, §8 By status), kept pure so that every
 // result kind and every combination of the two alert settings can be tested without a browser.
 import type { SettingsUpdate, UnsubscribeResult } from '#contract/api.js';
-import { type GlobalNavigation, globalNavigation } from '../../api/queryClient';
+import { type GlobalNavigation, globalNavigation } from '../../lib/query-client';
 
 /** docs/product.md §3/§8: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_ALERT_SETTINGS: SettingsUpdate = {

@@ -13,8 +13,8 @@ import type {
   SubscriptionCategory,
 } from '#contract/api.js';
 import { getBulkStatus, startBulkAction } from '../../api/calls';
-import { queryKeys } from '../../api/queryKeys';
-import { useLive } from '../../live';
+import { useLive } from '../../lib/live';
+import { queryKeys } from '../../lib/query-keys';
 import { applyAction } from './queries';
 
 /** Outcomes after which the sender has left the list the action started from. */

@@ -7,9 +7,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
 import type { SettingsUpdate, Subscription, SubscriptionCategory, UnsubscribeResult } from '#contract/api.js';
 import { ALERTS } from '#contract/validation.js';
-import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../api/client';
 import { useToasts } from '../../components/Toasts';
-import { useGoTo } from '../../navigation';
+import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../lib/api-client';
+import { useGoTo } from '../../lib/navigation';
 import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings/queries';
 import {
   blockedText,
