@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import {
+  MESSAGES,
+  validateContactFrom,
+  validateEmail,
+  validateNewPassword,
+  validateSignin,
+} from '../validation.js';
+import { rule } from './rule.js';
+
+// Accounts: POST /auth/signup, /auth/signin, /auth/forgot-password, /auth/reset-password
+
+/** POST /auth/signup: a valid address and a password of at least 8 characters. */
+export const signupBodySchema = z
+  .object({
+    email: z.string({ error: MESSAGES.invalidEmail }),
+    password: z.string({ error: MESSAGES.passwordRequired }),
+  })
+  .superRefine((b, ctx) => {
+    rule(ctx, 'email', validateEmail(b.email)) && rule(ctx, 'password', validateNewPassword(b.password));
+  });
+
+/** POST /auth/signin: a valid address and any non-empty password. */
+export const signinBodySchema = z
+  .object({
+    email: z.string({ error: MESSAGES.invalidEmail }),
+    password: z.string({ error: MESSAGES.passwordRequired }),
+  })
+  .superRefine((b, ctx) => {
+    const message = validateSignin(b);
+    if (message) rule(ctx, message === MESSAGES.passwordRequired ? 'password' : 'email', message);
+  });
+
+/** Both credential forms send the same fields. */
+export type CredentialsBody = z.infer<typeof signinBodySchema>;
+
+export const authResponseSchema = z.object({ redirectUrl: z.string() });
+
+/** GET /auth/email-verification: whether the signed-in user's address is proven. */
+export const emailStatusSchema = z.object({ email: z.string(), emailVerified: z.boolean() });
+export type EmailStatus = z.infer<typeof emailStatusSchema>;
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const forgotPasswordBodySchema = z
+  .object({ email: z.string({ error: MESSAGES.invalidEmail }) })
+  .superRefine((b, ctx) => {
+    rule(ctx, 'email', validateEmail(b.email));
+  });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+/** POST /auth/reset-password: the new password's rule comes first, then the token must be there. */
+export const resetPasswordBodySchema = z
+  .object({
+    token: z.string({ error: MESSAGES.resetTokenInvalid }),
+    password: z.string({ error: MESSAGES.passwordTooShort }),
+  })
+  .superRefine((b, ctx) => {
+    rule(ctx, 'password', validateNewPassword(b.password)) &&
+      rule(ctx, 'token', b.token ? null : MESSAGES.resetTokenInvalid);
+  });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+// Settings: GET /get-settings, PUT /update-settings
+
+export const settingsSchema = z.object({
+  alertManualUnsubscribe: z.boolean({ error: 'alertManualUnsubscribe must be true or false.' }),
+  alertAfterUnsubscribe: z.boolean({ error: 'alertAfterUnsubscribe must be true or false.' }),
+  /** Block senders whose mail still arrives after the grace period; default false. */
+  autoBlockStillSending: z.boolean({ error: 'autoBlockStillSending must be true or false.' }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** PUT /update-settings: the spec's body has the two alerts; `autoBlockStillSending` may be left out and keeps its value. */
+export const settingsUpdateSchema = settingsSchema.extend({
+  autoBlockStillSending: settingsSchema.shape.autoBlockStillSending.optional(),
+});
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+// Contact form: POST /send-email
+
+export const contactBodySchema = z
+  .object({
+    /** "Name <address>" or a bare address. */
+    from: z.string({ error: MESSAGES.contactIncomplete }),
+    subject: z.string({ error: MESSAGES.contactIncomplete }),
+    text: z.string({ error: MESSAGES.contactIncomplete }),
+  })
+  .superRefine((b, ctx) => {
+    rule(ctx, 'from', validateContactFrom(b));
+  });
+export type ContactBody = z.infer<typeof contactBodySchema>;
