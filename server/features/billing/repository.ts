@@ -1,24 +1,27 @@
 import { sql } from 'kysely';
 import type { Plan } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
-import type { BillingAccountsTable } from '#server/db/schema.js';
 
 // SQL of billing: the user's Stripe customer and subscription copy, the webhook's event ids, and the free
 // trial's counters (on the user and sender rows they limit).
 
 /** What a sync writes: the subscription Stripe says the customer has (nulls when none). */
 export interface SubscriptionCopy {
-  subscription_id: string | null;
+  subscriptionId: string | null;
+  /** Stripe's subscription status (active, trialing, past_due, canceled, …); null: never subscribed. */
   status: string | null;
-  price_id: string | null;
+  priceId: string | null;
   interval: 'month' | 'year' | null;
-  current_period_end: number | null;
-  cancel_at_period_end: number;
+  /** Milliseconds since the epoch. */
+  currentPeriodEnd: number | null;
+  cancelAtPeriodEnd: boolean;
 }
 
-export type BillingAccount = Omit<BillingAccountsTable, 'cancel_at_period_end'> & {
-  cancel_at_period_end: number;
-};
+/** The user's Stripe customer and the copy of its subscription the last sync wrote. */
+export interface BillingAccount extends SubscriptionCopy {
+  userId: string;
+  customerId: string;
+}
 
 /** The outcome of asking for one of the trial's unsubscribes for a sender. */
 export type Reservation = 'reserved' | 'already-counted' | 'exhausted';
@@ -26,7 +29,31 @@ export type Reservation = 'reserved' | 'already-counted' | 'exhausted';
 export function createBillingRepository(db: Db) {
   return {
     async accountOfUser(userId: string): Promise<BillingAccount | undefined> {
-      return db.selectFrom('billing_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      const row = await db
+        .selectFrom('billing_accounts')
+        .select([
+          'user_id',
+          'customer_id',
+          'subscription_id',
+          'status',
+          'price_id',
+          'interval',
+          'current_period_end',
+          'cancel_at_period_end',
+        ])
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        userId: row.user_id,
+        customerId: row.customer_id,
+        subscriptionId: row.subscription_id,
+        status: row.status,
+        priceId: row.price_id,
+        interval: row.interval,
+        currentPeriodEnd: row.current_period_end === null ? null : Number(row.current_period_end),
+        cancelAtPeriodEnd: row.cancel_at_period_end === 1,
+      };
     },
 
     async userOfCustomer(customerId: string): Promise<string | undefined> {
@@ -80,7 +107,15 @@ export function createBillingRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('billing_accounts')
-          .set({ ...copy, synced_at: now })
+          .set({
+            subscription_id: copy.subscriptionId,
+            status: copy.status,
+            price_id: copy.priceId,
+            interval: copy.interval,
+            current_period_end: copy.currentPeriodEnd,
+            cancel_at_period_end: copy.cancelAtPeriodEnd ? 1 : 0,
+            synced_at: now,
+          })
           .where('user_id', '=', userId)
           .execute();
         await trx.updateTable('users').set({ plan }).where('id', '=', userId).execute();

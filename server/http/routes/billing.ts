@@ -36,12 +36,12 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
         schema: { body: paymentLinkBodySchema, response: { 200: urlResponseSchema } },
       },
       async (request) => ({
-        url: await billing.paymentLink(
-          request.user.userId,
+        url: await billing.paymentLink({
+          userId: request.user.userId,
           interval,
-          request.body.originalUrl,
-          analyticsClientId(request.headers[ANALYTICS_CLIENT_ID_HEADER]),
-        ),
+          originalUrl: request.body.originalUrl,
+          analyticsClientId: analyticsClientId(request.headers[ANALYTICS_CLIENT_ID_HEADER]),
+        }),
       }),
     );
   }

@@ -30,7 +30,10 @@ export const stripeRoutes: FastifyPluginAsyncZod<StripeRouteOptions> = async (ap
     scope.post(API.stripeWebhook, { config: { csrf: false } }, async (request, reply) => {
       const signature = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const answer = await billing.webhook(body, typeof signature === 'string' ? signature : undefined);
+      const answer = await billing.webhook({
+        rawBody: body,
+        signature: typeof signature === 'string' ? signature : undefined,
+      });
       return reply.status(answer.status).send(answer.body);
     });
   });
