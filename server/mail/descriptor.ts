@@ -7,16 +7,23 @@ import type { MailProvider } from './provider.js';
 // contract/providers.ts): which stored providers a kind of adapter serves and how it is built for a
 // mailbox. One descriptor per adapter kind, in its folder (gmail/, graph/, imap/), listed in registry.ts.
 
+/** A mail server the user named for their mailbox (providers whose form asks where the server is). */
+export interface MailServer {
+  host: string;
+  port: number;
+  /** TLS from the first byte (false: the connection starts in plain text). */
+  secure: boolean;
+}
+
 /** What the factory knows of a stored mailbox. */
 export interface MailboxCredentials {
-  /** The mailbox row (a rotated refresh token is saved on it). */
+  /** The stored mailbox (a rotated refresh token is saved on it). */
   id: string;
   provider: string;
   email: string;
   secret: string | null;
-  imap_host: string | null;
-  imap_port: number | null;
-  imap_secure: number | null;
+  /** The server the user named; null: the provider's own (presets, OAuth). */
+  server: MailServer | null;
 }
 
 export interface OAuthClient {

@@ -26,9 +26,7 @@ describe('mail registry', () => {
       id: 'm1',
       email: 'me@example.com',
       secret: 'not a sealed secret',
-      imap_host: null,
-      imap_port: null,
-      imap_secure: null,
+      server: null,
     };
     expect(() => factory({ ...mailbox, provider: 'gmail' })).toThrow(/need GOOGLE_CLIENT_ID/);
     expect(() => factory({ ...mailbox, provider: 'outlook' })).toThrow(/need MICROSOFT_CLIENT_ID/);

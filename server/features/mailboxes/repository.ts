@@ -1,16 +1,53 @@
 import { randomUUID } from 'node:crypto';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Db } from '#server/db/index.js';
 import { preparedQueries } from '#server/db/prepared.js';
-import type { MailboxProvider, MailboxStatus } from '#server/db/schema.js';
-import type { MailboxCredentials } from '#server/mail/index.js';
+import type { MailboxesTable, MailboxProvider } from '#server/db/schema.js';
+import type { MailboxCredentials, MailServer } from '#server/mail/index.js';
+import type { SyncState } from '#server/mail/provider.js';
+import type { AppPasswordMailbox, Mailbox, MailboxStatus } from './mailbox.js';
 
 // SQL of mailboxes, and the three things about a mailbox other features need too, written once here:
-// the columns a mail adapter is built from, the re-auth marker, and deleting what a mailbox holds.
+// the stored row made into a Mailbox (and the credentials of one joined to other rows), the re-auth
+// marker, and deleting what a mailbox holds.
+
+/** The server the user named, from the columns that hold it. */
+function serverOf(row: Pick<MailboxesTable, 'imap_host' | 'imap_port' | 'imap_secure'>): MailServer | null {
+  if (!row.imap_host || row.imap_port === null) return null;
+  return { host: row.imap_host, port: row.imap_port, secure: row.imap_secure === 1 };
+}
+
+/** The columns that hold a server (all null: the provider's own). */
+function serverColumns(server: MailServer | null) {
+  return {
+    imap_host: server?.host ?? null,
+    imap_port: server?.port ?? null,
+    imap_secure: server ? (server.secure ? 1 : 0) : null,
+  };
+}
+
+/** A stored mailbox row as the features see it: the one place its columns are read. */
+export function toMailbox(row: Selectable<MailboxesTable>): Mailbox {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    email: row.email,
+    provider: row.provider,
+    status: row.status,
+    secret: row.secret,
+    server: serverOf(row),
+    syncState: row.sync_state ? (JSON.parse(row.sync_state) as SyncState) : null,
+    scanComplete: row.scan_complete === 1,
+    lastScannedAt: row.last_scanned_at === null ? null : Number(row.last_scanned_at),
+    lastError: row.last_error,
+    createdAt: Number(row.created_at),
+  };
+}
 
 /**
  * The columns a mail adapter needs (see `mailboxCredentials`), and the status that says whether it may be
- * used. The id comes as `mailbox_id`, so a query joining senders or messages keeps its own `id`.
+ * used, for queries that join a mailbox to its senders or messages. The id comes as `mailbox_id`, so such
+ * a query keeps its own `id`.
  */
 export const MAILBOX_CREDENTIALS = [
   'mailboxes.id as mailbox_id',
@@ -43,9 +80,7 @@ export function mailboxCredentials(row: MailboxCredentialsRow): MailboxCredentia
     provider: row.provider,
     email: row.email,
     secret: row.secret,
-    imap_host: row.imap_host,
-    imap_port: row.imap_port,
-    imap_secure: row.imap_secure,
+    server: serverOf(row),
   };
 }
 
@@ -66,16 +101,6 @@ export async function deleteMailboxContents(
   await trx.deleteFrom('scanned_messages').where('mailbox_id', 'in', ids).execute();
   await trx.deleteFrom('senders').where('mailbox_id', 'in', ids).execute();
   if (!options.keepMailboxes) await trx.deleteFrom('mailboxes').where('id', 'in', ids).execute();
-}
-
-/** What is stored of a mailbox connected with an app password (IMAP). */
-export interface ImapMailboxFields {
-  provider: MailboxProvider;
-  email: string;
-  secret: string;
-  imap_host: string | null;
-  imap_port: number | null;
-  imap_secure: number | null;
 }
 
 /**
@@ -122,25 +147,34 @@ export function createMailboxesRepository(db: Db) {
     async insertImap(
       id: string,
       userId: string,
-      fields: ImapMailboxFields,
+      mailbox: AppPasswordMailbox,
       now: number,
       limit: number | null = null,
     ): Promise<boolean> {
+      const { server, ...fields } = mailbox;
       return db.transaction().execute(async (trx) => {
         if (!(await belowMailboxLimit(trx, userId, limit))) return false;
         await trx
           .insertInto('mailboxes')
-          .values({ id, user_id: userId, ...fields, status: 'active', created_at: now })
+          .values({
+            id,
+            user_id: userId,
+            ...fields,
+            ...serverColumns(server),
+            status: 'active',
+            created_at: now,
+          })
           .execute();
         return true;
       });
     },
 
     /** The same mailbox connected again: new credentials, and what was found is kept. */
-    async reconnectImap(id: string, fields: ImapMailboxFields): Promise<void> {
+    async reconnectImap(id: string, mailbox: AppPasswordMailbox): Promise<void> {
+      const { server, ...fields } = mailbox;
       await db
         .updateTable('mailboxes')
-        .set({ ...fields, status: 'active', last_error: null })
+        .set({ ...fields, ...serverColumns(server), status: 'active', last_error: null })
         .where('id', '=', id)
         .execute();
     },
@@ -195,9 +229,7 @@ export function createMailboxesRepository(db: Db) {
             secret: grant.secret,
             status: 'active',
             last_error: null,
-            imap_host: null,
-            imap_port: null,
-            imap_secure: null,
+            ...serverColumns(null),
             ...(switched ? { sync_state: null, scan_complete: 0, last_scanned_at: null } : {}),
           })
           .where('id', '=', row.id)
@@ -206,13 +238,20 @@ export function createMailboxesRepository(db: Db) {
       });
     },
 
-    async listForUser(userId: string) {
-      return db
+    /** The user's mailboxes, oldest first. */
+    async listForUser(userId: string): Promise<Mailbox[]> {
+      const rows = await db
         .selectFrom('mailboxes')
-        .select(['email', 'provider', 'status', 'last_scanned_at'])
+        .selectAll()
         .where('user_id', '=', userId)
         .orderBy('created_at')
         .execute();
+      return rows.map(toMailbox);
+    },
+
+    async byId(mailboxId: string): Promise<Mailbox | undefined> {
+      const row = await db.selectFrom('mailboxes').selectAll().where('id', '=', mailboxId).executeTakeFirst();
+      return row && toMailbox(row);
     },
 
     /** Removes a mailbox with everything stored under it, in one transaction. */
@@ -236,7 +275,6 @@ export function createMailboxesRepository(db: Db) {
       return mailbox;
     },
 
-    /** The mailbox's password or grant stopped working: nothing uses it until the user signs in again. */
     /**
      * Records messages the product moved to the trash for a sender (a block, the block's rule at a later
      * check, an unsubscribe asked to), so that undoing the block moves every one of them back. A message
@@ -266,6 +304,7 @@ export function createMailboxesRepository(db: Db) {
       }
     },
 
+    /** The mailbox's password or grant stopped working: nothing uses it until the user signs in again. */
     async markReauth(mailboxId: string, lastError?: string): Promise<void> {
       await setStatus(mailboxId, 'reauth', lastError);
     },

@@ -14,7 +14,7 @@ import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
 import type { Repositories } from '../repositories.js';
-import type { ImapMailboxFields } from './repository.js';
+import type { AppPasswordMailbox } from './mailbox.js';
 
 // Connecting, listing and removing a user's mailboxes. Secrets are sealed before they are stored
 // and never leave this feature and mail/index.ts.
@@ -111,13 +111,14 @@ export function createMailboxesService({
       const limit = existing ? null : await mailboxLimit(userId);
       if (limit !== null && (await repo.listForUser(userId)).length >= limit) throw new MailboxLimitError();
       const id = existing?.id ?? randomUUID();
-      const candidate: ImapMailboxFields = {
+      const candidate: AppPasswordMailbox = {
         provider,
         email,
         secret: secrets.seal(body.appPassword),
-        imap_host: custom && body.host ? body.host.trim() : null,
-        imap_port: custom && body.host ? (body.port ?? 993) : null,
-        imap_secure: custom && body.host ? (body.secure === false ? 0 : 1) : null,
+        server:
+          custom && body.host
+            ? { host: body.host.trim(), port: body.port ?? 993, secure: body.secure !== false }
+            : null,
       };
       const mail = providers({ id, ...candidate });
       try {
@@ -134,7 +135,7 @@ export function createMailboxesService({
       else if (!(await repo.insertImap(id, userId, candidate, now(), limit))) throw new MailboxLimitError();
       // A login at the provider's own server proves the address; one at a server the user typed does not
       // (anyone can run a server that accepts any password for any address).
-      if (!candidate.imap_host) await addressProven(userId, email);
+      if (!candidate.server) await addressProven(userId, email);
       await mailboxAdded(userId, email);
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
@@ -172,7 +173,7 @@ export function createMailboxesService({
         email: r.email,
         provider: r.provider,
         status: r.status,
-        lastScannedAt: r.last_scanned_at === null ? null : new Date(r.last_scanned_at).toISOString(),
+        lastScannedAt: r.lastScannedAt === null ? null : new Date(r.lastScannedAt).toISOString(),
       }));
     },
 

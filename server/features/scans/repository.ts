@@ -4,7 +4,6 @@ import type { Db } from '#server/db/index.js';
 import { insertRows, preparedQueries } from '#server/db/prepared.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { MessageHeaders, ReadStateChange, SyncState } from '#server/mail/provider.js';
-import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
 import { tallyBatch } from './aggregate.js';
 
 // SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A batch's tallies and
@@ -249,15 +248,6 @@ export function createScansRepository(db: Db) {
         .where('mailbox_id', '=', mailboxId)
         .execute();
       return rows.map((r) => r.provider_id);
-    },
-
-    /** The mailbox a scan runs on: its credentials, owner, checkpoint and whether the full scan finished. */
-    async mailboxToScan(mailboxId: string) {
-      return db
-        .selectFrom('mailboxes')
-        .select([...MAILBOX_CREDENTIALS, 'user_id', 'sync_state', 'scan_complete'])
-        .where('id', '=', mailboxId)
-        .executeTakeFirst();
     },
 
     /** Senders blocked in the mailbox by our own rule (providers without server-side filters). */

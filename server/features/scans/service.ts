@@ -2,8 +2,7 @@ import { readAhead } from '#server/lib/read-ahead.js';
 import type { Live } from '#server/live/index.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { ProviderFactory } from '#server/mail/index.js';
-import { MailAuthError, type SyncState } from '#server/mail/provider.js';
-import { mailboxCredentials } from '../mailboxes/repository.js';
+import { MailAuthError } from '#server/mail/provider.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 
@@ -36,16 +35,15 @@ export function createScansService({
   return {
     /** Runs a full scan, a resumed scan or the check for new mail, whichever the mailbox needs. */
     async scanMailbox(mailboxId: string): Promise<void> {
-      const mailbox = await repo.mailboxToScan(mailboxId);
+      const mailbox = await mailboxes.byId(mailboxId);
       if (!mailbox || mailbox.status === 'reauth') return;
-      const userId = mailbox.user_id;
-      const state = mailbox.sync_state ? (JSON.parse(mailbox.sync_state) as SyncState) : null;
-      const provider = providers(mailboxCredentials(mailbox));
+      const { userId, syncState: state } = mailbox;
+      const provider = providers(mailbox);
       await mailboxes.setStatus(mailboxId, 'scanning');
       live.emitToUser(userId, 'loading-new-subscriptions');
       try {
         const batches =
-          mailbox.scan_complete === 1 && state
+          mailbox.scanComplete && state
             ? provider.changesSince(state, { knownMessages: () => repo.knownMessageIds(mailboxId) })
             : provider.scan(state);
         // Raw From values repeat across a mailbox; each is parsed once per scan.

@@ -13,8 +13,7 @@ import {
 
 /** The IMAP server a user typed for the mailbox (providers whose form asks for it), if any. */
 export function customHost(mailbox: MailboxCredentials): HostConfig | undefined {
-  if (!mailbox.imap_host || mailbox.imap_port === null) return undefined;
-  return { host: mailbox.imap_host, port: mailbox.imap_port, secure: mailbox.imap_secure === 1 };
+  return mailbox.server ?? undefined;
 }
 
 /**

@@ -151,9 +151,7 @@ describe('a preset SMTP host', () => {
       provider: 'yahoo',
       email: user,
       secret: secrets.seal(password),
-      imap_host: null,
-      imap_port: null,
-      imap_secure: null,
+      server: null,
     });
     const trapped = await trap(peer.port);
     try {

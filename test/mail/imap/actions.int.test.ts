@@ -108,9 +108,7 @@ describe('send (the mailto request) through SMTP', () => {
       provider: 'yahoo',
       email: u.user,
       secret: secrets.seal(u.password),
-      imap_host: null,
-      imap_port: null,
-      imap_secure: null,
+      server: null,
     });
     providers.push(p);
 
@@ -157,9 +155,7 @@ describe('send (the mailto request) through SMTP', () => {
       provider: 'imap',
       email: u.user,
       secret: secrets.seal(u.password),
-      imap_host: dovecot.host,
-      imap_port: dovecot.port,
-      imap_secure: 0,
+      server: { host: dovecot.host, port: dovecot.port, secure: false },
     });
     providers.push(p);
 
