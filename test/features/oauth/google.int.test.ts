@@ -2,30 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
-import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from '#test/helpers/app.js';
 import {
-  consentOnGoogleEmulator,
-  GMAIL_SCOPES,
-  type GoogleEmulator,
-  startGoogleEmulator,
-} from '#test/helpers/google-emulator.js';
+  consentWithGoogle,
+  GOOGLE_CALLBACK,
+  GOOGLE_PUBLIC_URL,
+  googleSignInEnv,
+} from '#test/fixtures/oauth.js';
+import { withGoogleEmulator } from '#test/fixtures/peers.js';
+import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from '#test/helpers/app.js';
+import { GMAIL_SCOPES } from '#test/helpers/google-emulator.js';
 
 // Sign-up, sign-in and add-account with Google end to end: the product's /auth/google routes against
 // @emulators/google in-process (authorization code flow with PKCE, its consent form, token endpoint and
 // Gmail API), then the scan of the granted mailbox, on SQLite and PostgreSQL.
 
-// The emulator's OAuth client is registered with this redirect URI (test/helpers/google-emulator.ts), so the
-// product's PUBLIC_URL is its origin. Nothing listens there: the tests carry the redirect back by hand.
-const PUBLIC_URL = 'http://127.0.0.1:9';
-const CALLBACK = `${PUBLIC_URL}/auth/google/callback`;
-
-let emu: GoogleEmulator;
-beforeAll(async () => {
-  emu = await startGoogleEmulator();
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const emu = withGoogleEmulator();
 
 const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 
@@ -68,7 +59,7 @@ async function gmailUser(label: string): Promise<string> {
 }
 
 const consent = (authorizeUrl: string, email: string, tamper?: (fields: Record<string, string>) => void) =>
-  consentOnGoogleEmulator(emu, authorizeUrl, email, CALLBACK, tamper);
+  consentWithGoogle(emu, authorizeUrl, email, tamper);
 
 /** GET /auth/google?intent=… → the emulator's authorization URL (asserted to be a proper request). */
 async function start(client: Client, intent: string): Promise<string> {
@@ -87,12 +78,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
   let t: TestApp;
   let secrets: SecretBox;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      PUBLIC_URL,
-      GOOGLE_CLIENT_ID: emu.clientId,
-      GOOGLE_CLIENT_SECRET: emu.clientSecret,
-      GOOGLE_BASE_URL: emu.baseUrl,
-    });
+    t = await createTestApp(dialect, googleSignInEnv(emu));
     secrets = new SecretBox(t.config.secretKey);
   });
   afterAll(async () => {
@@ -131,7 +117,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     const q = Object.fromEntries(url.searchParams);
     expect(q).toMatchObject({
       client_id: emu.clientId,
-      redirect_uri: CALLBACK,
+      redirect_uri: GOOGLE_CALLBACK,
       response_type: 'code',
       scope: GMAIL_SCOPES,
       code_challenge_method: 'S256',
@@ -284,7 +270,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     const email = await gmailUser('state');
     const client = new Client(t.app);
     const callback = await consent(await start(client, 'signup'), email);
-    const url = new URL(callback, PUBLIC_URL);
+    const url = new URL(callback, GOOGLE_PUBLIC_URL);
     url.searchParams.set('state', randomBytes(32).toString('base64url'));
     const res = await client.get(`${url.pathname}${url.search}`);
     expect(res.statusCode).toBe(302);
@@ -424,10 +410,7 @@ describe('OAuth with Google on the free trial (billing on)', () => {
   beforeAll(async () => {
     // The mailbox limit reads the user's plan only: Stripe itself is never called here.
     t = await createTestApp('sqlite', {
-      PUBLIC_URL,
-      GOOGLE_CLIENT_ID: emu.clientId,
-      GOOGLE_CLIENT_SECRET: emu.clientSecret,
-      GOOGLE_BASE_URL: emu.baseUrl,
+      ...googleSignInEnv(emu),
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       STRIPE_PRICE_MONTHLY: 'price_m',

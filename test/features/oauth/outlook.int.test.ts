@@ -2,31 +2,23 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
 import {
-  type FakeMailbox,
-  type FakeMessageInput,
-  type FakeUserOptions,
-  type GraphFake,
-  startGraphFake,
-} from '#test/helpers/graph-fake.js';
-import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
+  consentWithMicrosoft,
+  MICROSOFT_CALLBACK,
+  MICROSOFT_PUBLIC_URL,
+  microsoftSignInEnv,
+} from '#test/fixtures/oauth.js';
+import { withGraphFake } from '#test/fixtures/peers.js';
+import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
+import type { FakeMailbox, FakeMessageInput, FakeUserOptions } from '#test/helpers/graph-fake.js';
 
 // Sign-up, sign-in and add-account with Microsoft end to end: the product's /auth/outlook routes against
 // the Graph / identity platform fake (authorize page, authorization_code grant with PKCE, id_token), then
 // the scan of the granted Outlook mailbox through Graph, on SQLite and PostgreSQL.
 
-const PUBLIC_URL = 'http://localhost:3000';
-const CALLBACK = `${PUBLIC_URL}/auth/outlook/callback`;
 const SCOPES = 'openid email offline_access Mail.ReadWrite Mail.Send MailboxSettings.ReadWrite';
 
-let fake: GraphFake;
-beforeAll(async () => {
-  fake = await startGraphFake({ redirectUris: [CALLBACK] });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+const fake = withGraphFake({ redirectUris: [MICROSOFT_CALLBACK] });
 
 const at = (daysAgo: number) =>
   new Date(Date.UTC(2025, 8, 1, 9) - daysAgo * 86_400_000).toISOString().replace('.000Z', 'Z');
@@ -85,18 +77,13 @@ const COUNTS = [
 ];
 
 const consent = (authorizeUrl: string, email: string, tamper?: (url: URL) => void) =>
-  consentOnGraphFake(authorizeUrl, email, CALLBACK, tamper);
+  consentWithMicrosoft(authorizeUrl, email, tamper);
 
 describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
   let t: TestApp;
   let secrets: SecretBox;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      PUBLIC_URL,
-      MICROSOFT_CLIENT_ID: fake.clientId,
-      MICROSOFT_CLIENT_SECRET: fake.clientSecret,
-      MICROSOFT_BASE_URL: fake.url,
-    });
+    t = await createTestApp(dialect, microsoftSignInEnv(fake));
     secrets = new SecretBox(t.config.secretKey);
   });
   afterAll(async () => {
@@ -139,7 +126,7 @@ describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/common/oauth2/v2.0/authorize`);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       client_id: fake.clientId,
-      redirect_uri: CALLBACK,
+      redirect_uri: MICROSOFT_CALLBACK,
       response_type: 'code',
       scope: SCOPES,
       code_challenge_method: 'S256',
@@ -263,7 +250,7 @@ describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
   it('sends a failed add back to Email Accounts, and a state mismatch stores nothing', async () => {
     const { email } = outlookUser('mismatch');
     const owner = await signedUpOwner();
-    const callback = new URL(await consent(await start(owner.client, 'add'), email), PUBLIC_URL);
+    const callback = new URL(await consent(await start(owner.client, 'add'), email), MICROSOFT_PUBLIC_URL);
     callback.searchParams.set('state', 'forged');
     const res = await owner.client.get(`${callback.pathname}${callback.search}`);
     expect(res.headers.location).toBe('/genie/accounts?error=oauth&reason=expired&provider=outlook');
@@ -292,7 +279,7 @@ describe('the fake identity platform', () => {
     for (const [k, v] of Object.entries({
       client_id: fake.clientId,
       response_type: 'code',
-      redirect_uri: CALLBACK,
+      redirect_uri: MICROSOFT_CALLBACK,
       scope: SCOPES,
       state: 's',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
@@ -312,7 +299,7 @@ describe('the fake identity platform', () => {
         body: new URLSearchParams({
           grant_type: 'authorization_code',
           code: c,
-          redirect_uri: CALLBACK,
+          redirect_uri: MICROSOFT_CALLBACK,
           client_id: fake.clientId,
           client_secret: fake.clientSecret,
           code_verifier: v,

@@ -3,33 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
+import { consentWithGoogle, googleSignInEnv } from '#test/fixtures/oauth.js';
+import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
-import {
-  consentOnGoogleEmulator,
-  type GoogleEmulator,
-  type MessageSpec,
-  startGoogleEmulator,
-} from '#test/helpers/google-emulator.js';
+import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
 // (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
 // observed in the emulator's mailbox through another grant of the same account.
 
-const PUBLIC_URL = 'http://127.0.0.1:9';
-const CALLBACK = `${PUBLIC_URL}/auth/google/callback`;
-
-let emu: GoogleEmulator;
-beforeAll(async () => {
-  emu = await startGoogleEmulator();
-});
-afterAll(async () => {
-  await emu?.stop();
-});
+const emu = withGoogleEmulator();
 
 const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 
-const consent = (authorizeUrl: string, email: string) =>
-  consentOnGoogleEmulator(emu, authorizeUrl, email, CALLBACK);
+const consent = (authorizeUrl: string, email: string) => consentWithGoogle(emu, authorizeUrl, email);
 
 /** Every id matching a query, trash and spam included. */
 async function allIds(client: GmailClient, q: string): Promise<string[]> {
@@ -50,12 +37,7 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
   let t: TestApp;
   let secrets: SecretBox;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      PUBLIC_URL,
-      GOOGLE_CLIENT_ID: emu.clientId,
-      GOOGLE_CLIENT_SECRET: emu.clientSecret,
-      GOOGLE_BASE_URL: emu.baseUrl,
-    });
+    t = await createTestApp(dialect, googleSignInEnv(emu));
     secrets = new SecretBox(t.config.secretKey);
   });
   afterAll(async () => {

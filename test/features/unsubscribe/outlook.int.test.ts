@@ -1,29 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { consentWithMicrosoft, MICROSOFT_CALLBACK, microsoftSignInEnv } from '#test/fixtures/oauth.js';
+import { withGraphFake } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
-import {
-  type FakeAddress,
-  type FakeMessageInput,
-  type GraphFake,
-  startGraphFake,
-} from '#test/helpers/graph-fake.js';
-import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
+import type { FakeAddress, FakeMessageInput } from '#test/helpers/graph-fake.js';
 
 // The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
 // identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
 // scanned, then POST /unsubscribe; observed in the fake's mailbox (rules, folders, recorded sendMail).
 
-const PUBLIC_URL = 'http://localhost:3000';
-const CALLBACK = `${PUBLIC_URL}/auth/outlook/callback`;
-
-let fake: GraphFake;
-beforeAll(async () => {
-  fake = await startGraphFake({ redirectUris: [CALLBACK] });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+const fake = withGraphFake({ redirectUris: [MICROSOFT_CALLBACK] });
 
 const at = (daysAgo: number) =>
   new Date(Date.UTC(2025, 8, 1, 9) - daysAgo * 86_400_000).toISOString().replace('.000Z', 'Z');
@@ -48,17 +35,12 @@ function message(
   };
 }
 
-const consent = (authorizeUrl: string, email: string) => consentOnGraphFake(authorizeUrl, email, CALLBACK);
+const consent = (authorizeUrl: string, email: string) => consentWithMicrosoft(authorizeUrl, email);
 
 describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      PUBLIC_URL,
-      MICROSOFT_CLIENT_ID: fake.clientId,
-      MICROSOFT_CLIENT_SECRET: fake.clientSecret,
-      MICROSOFT_BASE_URL: fake.url,
-    });
+    t = await createTestApp(dialect, microsoftSignInEnv(fake));
   });
   afterAll(async () => {
     await t?.close();
