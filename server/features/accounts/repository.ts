@@ -4,31 +4,54 @@ import { deleteMailboxContents } from '../mailboxes/repository.js';
 
 // SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.
 
-export interface UserRow {
+/** A user as accounts sees them. */
+export interface User {
+  id: string;
+  email: string;
+  /** null: an account made by signing in with Google or Microsoft (or whose password a takeover removed). */
+  passwordHash: string | null;
+  /** Whether the user proved the address is theirs (a link, a reset, a provider's sign-in, a mailbox). */
+  emailVerified: boolean;
+}
+
+/** A password sign-in's failures for one address (the key is a hash of it). */
+export interface SigninFailures {
+  failures: number;
+  lastAt: number;
+  lockedUntil: number;
+}
+
+const userOf = (row: {
   id: string;
   email: string;
   password_hash: string | null;
-  plan: string;
   email_verified: number;
-}
+}): User => ({
+  id: row.id,
+  email: row.email,
+  passwordHash: row.password_hash,
+  emailVerified: row.email_verified === 1,
+});
 
 export function createAccountsRepository(db: Db) {
   const prepared = preparedQueries(db);
   return {
-    async findUserByEmail(email: string): Promise<UserRow | undefined> {
-      return db
+    async findUserByEmail(email: string): Promise<User | undefined> {
+      const row = await db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'plan', 'email_verified'])
+        .select(['id', 'email', 'password_hash', 'email_verified'])
         .where('email', '=', email)
         .executeTakeFirst();
+      return row && userOf(row);
     },
 
-    async findUserById(id: string): Promise<UserRow | undefined> {
-      return db
+    async findUserById(id: string): Promise<User | undefined> {
+      const row = await db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'plan', 'email_verified'])
+        .select(['id', 'email', 'password_hash', 'email_verified'])
         .where('id', '=', id)
         .executeTakeFirst();
+      return row && userOf(row);
     },
 
     /**
@@ -146,9 +169,7 @@ export function createAccountsRepository(db: Db) {
       });
     },
 
-    async signinFailures(
-      key: string,
-    ): Promise<{ failures: number; lastAt: number; lockedUntil: number } | undefined> {
+    async signinFailures(key: string): Promise<SigninFailures | undefined> {
       const row = await db
         .selectFrom('signin_failures')
         .select(['failures', 'last_at', 'locked_until'])
@@ -163,12 +184,7 @@ export function createAccountsRepository(db: Db) {
         : undefined;
     },
 
-    async saveSigninFailures(
-      key: string,
-      failures: number,
-      lastAt: number,
-      lockedUntil: number,
-    ): Promise<void> {
+    async saveSigninFailures(key: string, { failures, lastAt, lockedUntil }: SigninFailures): Promise<void> {
       await db
         .insertInto('signin_failures')
         .values({ key, failures, last_at: lastAt, locked_until: lockedUntil })

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '#contract/api.js';
-import { API, SCREENS } from '#contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, normalizeEmail, validateEmail } from '#contract/validation.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
 import { InvalidInputError, NotAuthenticatedError, TooManyAttemptsError } from '#server/lib/errors.js';
+import { createAccountMails, type ResetMailLog } from './mails.js';
 import type { AccountsRepository } from './repository.js';
 
+export { RESET_COOLDOWN_MS, RESET_TTL_MS, type ResetMailLog, VERIFY_TTL_MS } from './mails.js';
+
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
-export const RESET_TTL_MS = 3600 * 1000;
-/** At most one reset mail per address in this time, however often it is asked for. */
-export const RESET_COOLDOWN_MS = 60 * 1000;
-/** A link that proves a password account's address works this long (docs/decisions.md, "Who owns an address"). */
-export const VERIFY_TTL_MS = 24 * 3600 * 1000;
 /** Failed password sign-ins of one address before each further one waits (beside the per-IP limit). */
 export const SIGNIN_FREE_FAILURES = 5;
 /** The first wait; it doubles with each further failure, up to SIGNIN_MAX_LOCK_MS. */
@@ -41,11 +39,6 @@ export type EndedSessions = { sessionId: string } | { userId: string; exceptSess
 /** The stored id of the session a cookie's token opens. */
 export const sessionIdOf = (token: string): string => hashToken(token);
 
-/** Where a reset mail that could not be prepared or sent is reported (the request's logger). */
-export interface ResetMailLog {
-  error(details: Record<string, unknown>, message: string): void;
-}
-
 export interface AccountsDeps {
   repo: AccountsRepository;
   mailer: Mailer;
@@ -67,124 +60,12 @@ export function createAccountsService({
 }: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
-  // Mails being prepared or sent after an answer (reset links, verification links, sign-up notices), by
-  // kind and address: a second request while one is under way adds none; shutdown waits for them.
-  const mailsUnderWay = new Map<string, Promise<void>>();
-  /** When the owner of an address was last told of a sign-up attempt (this process; a cooldown only). */
-  const lastSignupNotice = new Map<string, number>();
+  const mails = createAccountMails({ repo, mailer, publicUrl, now });
   const endedListeners: Array<(ended: EndedSessions) => void> = [];
 
   /** Told after the rows are gone, so a connection that tries again is refused. */
   function sessionsEnded(ended: EndedSessions): void {
     for (const listener of endedListeners) listener(ended);
-  }
-
-  /**
-   * A single-use link mailed to a user, unless one of its kind went out within the cooldown (a row any
-   * instance may have written): a new token is stored (its hash), the mail sent, and the token deleted
-   * again when the mail fails, since a link nobody received must not hold the cooldown.
-   */
-  async function mailLink(
-    user: { id: string; email: string },
-    kind: {
-      latestAt(userId: string): Promise<number | undefined>;
-      store(link: { tokenHash: string; userId: string; now: number; expiresAt: number }): Promise<void>;
-      unstore(tokenHash: string): Promise<void>;
-      ttlMs: number;
-      url(token: string): string;
-      subject: string;
-      text(link: string): string[];
-    },
-  ): Promise<void> {
-    const at = now();
-    const last = await kind.latestAt(user.id);
-    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
-    const token = randomToken();
-    const tokenHash = hashToken(token);
-    await kind.store({ tokenHash, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
-    try {
-      await mailer.send({
-        to: user.email,
-        subject: kind.subject,
-        text: kind.text(kind.url(token)).join('\n'),
-      });
-    } catch (error) {
-      await kind.unstore(tokenHash);
-      throw error;
-    }
-  }
-
-  /** Runs after the answer, so its duration says nothing of whether the address has an account. */
-  async function mailResetLink(email: string): Promise<void> {
-    const user = await repo.findUserByEmail(email);
-    if (!user) return;
-    await mailLink(user, {
-      latestAt: repo.latestPasswordResetAt,
-      store: repo.insertPasswordReset,
-      unstore: repo.deletePasswordReset,
-      ttlMs: RESET_TTL_MS,
-      url: (token) => `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`,
-      subject: 'Reset your Inbox Genie password',
-      text: (link) => [
-        'Someone asked to reset the password of your Inbox Genie account.',
-        '',
-        `Choose a new password here (the link works once, for one hour): ${link}`,
-        '',
-        'If it was not you, ignore this mail: your password stays as it is.',
-      ],
-    });
-  }
-
-  /** The link that proves a password account's address. */
-  function mailVerificationLink(user: { id: string; email: string }): Promise<void> {
-    return mailLink(user, {
-      latestAt: repo.latestEmailVerificationAt,
-      store: repo.insertEmailVerification,
-      unstore: repo.deleteEmailVerification,
-      ttlMs: VERIFY_TTL_MS,
-      url: (token) => `${publicUrl}${API.verifyEmail}?token=${encodeURIComponent(token)}`,
-      subject: 'Confirm your email address for Inbox Genie',
-      text: (link) => [
-        'Welcome to Inbox Genie. Please confirm that this address is yours:',
-        '',
-        link,
-        '',
-        'The link works once, for 24 hours. If you did not create an account, ignore this mail: an',
-        'account whose address is not confirmed is handed to whoever proves the address later.',
-      ],
-    });
-  }
-
-  /** Told to the owner when someone signs up with an address that has an account (the visitor is not told). */
-  async function mailSignupAttempt(email: string): Promise<void> {
-    const user = await repo.findUserByEmail(email);
-    if (!user) return;
-    const at = now();
-    const last = lastSignupNotice.get(email);
-    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
-    lastSignupNotice.set(email, at);
-    if (lastSignupNotice.size > 10_000) lastSignupNotice.clear();
-    await mailer.send({
-      to: user.email,
-      subject: 'Someone tried to create an Inbox Genie account with your address',
-      text: [
-        'Someone tried to create an Inbox Genie account with this address, which already has one.',
-        '',
-        `If it was you, sign in: ${publicUrl}${SCREENS.signin}`,
-        `Forgot your password? Choose a new one: ${publicUrl}${SCREENS.resetPassword}`,
-        '',
-        'If it was not you, nothing changed: ignore this mail.',
-      ].join('\n'),
-    });
-  }
-
-  /** Runs `task` after the answer; its failure goes to the request's log, never to the visitor. */
-  function afterAnswer(key: string, task: () => Promise<void>, log: ResetMailLog, what: string): void {
-    if (mailsUnderWay.has(key)) return;
-    const pending = task()
-      .catch((err: unknown) => log.error({ err }, `${what} could not be sent`))
-      .finally(() => mailsUnderWay.delete(key));
-    mailsUnderWay.set(key, pending);
   }
 
   const throttleKey = (email: string) => hashToken(`signin:${email}`);
@@ -202,7 +83,7 @@ export function createAccountsService({
     const over = failures - SIGNIN_FREE_FAILURES;
     const lockedUntil =
       over >= 0 ? at + Math.min(SIGNIN_FIRST_LOCK_MS * 2 ** Math.min(over, 20), SIGNIN_MAX_LOCK_MS) : 0;
-    await repo.saveSigninFailures(key, failures, at, lockedUntil);
+    await repo.saveSigninFailures(key, { failures, lastAt: at, lockedUntil });
   }
 
   async function redirectFor(userId: string): Promise<string> {
@@ -239,10 +120,10 @@ export function createAccountsService({
         now: now(),
       });
       if (!created) {
-        afterAnswer(`signup:${email}`, () => mailSignupAttempt(email), log, 'sign-up notice');
+        mails.sendSignupAttempt(email, log);
         return { token: randomToken(), userId: '', redirectUrl: SCREENS.connectMailbox };
       }
-      afterAnswer(`verify:${email}`, () => mailVerificationLink({ id, email }), log, 'verification mail');
+      mails.sendVerificationLink({ id, email }, log);
       return startSession(id);
     },
 
@@ -252,8 +133,8 @@ export function createAccountsService({
       const key = throttleKey(email);
       await checkSigninLock(key);
       const user = await repo.findUserByEmail(email);
-      const ok = await verify(user?.password_hash ?? (await dummyHash), input.password);
-      if (!user?.password_hash || !ok) {
+      const ok = await verify(user?.passwordHash ?? (await dummyHash), input.password);
+      if (!user?.passwordHash || !ok) {
         await recordSigninFailure(key);
         throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
       }
@@ -276,7 +157,7 @@ export function createAccountsService({
       if (validateEmail(email)) throw new InvalidInputError(MESSAGES.invalidEmail);
       const found = await repo.findUserByEmail(email);
       if (found) {
-        if (found.email_verified) return { userId: found.id, created: false, tookOver: false };
+        if (found.emailVerified) return { userId: found.id, created: false, tookOver: false };
         const tookOver = await repo.takeOverUnverified(found.id);
         if (tookOver) sessionsEnded({ userId: found.id, exceptSessionId: null });
         return { userId: found.id, created: false, tookOver };
@@ -289,7 +170,7 @@ export function createAccountsService({
       // if a password sign-up made it.
       const winner = await repo.findUserByEmail(email);
       if (!winner) throw new Error('A user vanished while signing in');
-      const tookOver = !winner.email_verified && (await repo.takeOverUnverified(winner.id));
+      const tookOver = !winner.emailVerified && (await repo.takeOverUnverified(winner.id));
       if (tookOver) sessionsEnded({ userId: winner.id, exceptSessionId: null });
       return { userId: winner.id, created: false, tookOver };
     },
@@ -298,14 +179,14 @@ export function createAccountsService({
     async emailStatus(userId: string): Promise<{ email: string; emailVerified: boolean }> {
       const user = await repo.findUserById(userId);
       if (!user) throw new NotAuthenticatedError(MESSAGES.notSignedIn);
-      return { email: user.email, emailVerified: user.email_verified === 1 };
+      return { email: user.email, emailVerified: user.emailVerified };
     },
 
     /** "Resend": a new verification link, unless the address is proven or a link went out a minute ago. */
     async resendVerification(userId: string, log: ResetMailLog): Promise<void> {
       const user = await repo.findUserById(userId);
-      if (!user || user.email_verified) return;
-      afterAnswer(`verify:${user.email}`, () => mailVerificationLink(user), log, 'verification mail');
+      if (!user || user.emailVerified) return;
+      mails.sendVerificationLink(user, log);
     },
 
     /** Opens a verification link: the user whose address it proved, or undefined for a dead link. */
@@ -343,12 +224,12 @@ export function createAccountsService({
      */
     forgotPassword(input: ForgotPasswordBody, log: ResetMailLog): void {
       const email = normalizeEmail(input.email);
-      afterAnswer(email, () => mailResetLink(email), log, 'password reset mail');
+      mails.sendResetLink(email, log);
     },
 
     /** Resolves when every mail under way (resets, verifications, sign-up notices) is sent or has failed (before shutting down). */
     async resetMailsSent(): Promise<void> {
-      await Promise.all(mailsUnderWay.values());
+      await mails.allSent();
     },
 
     /** Sets a new password from a reset link and ends every other session of the user. */
@@ -366,11 +247,7 @@ export function createAccountsService({
       // A reset mail under way finishes first, so it neither writes a token for a deleted user nor
       // lands in the outbox after the account's mails were removed.
       const user = await repo.findUserById(userId);
-      if (user) {
-        await Promise.all(
-          [user.email, `verify:${user.email}`, `signup:${user.email}`].map((key) => mailsUnderWay.get(key)),
-        );
-      }
+      if (user) await mails.sentTo(user.email);
       await repo.deleteUser(userId);
       if (user) await repo.clearSigninFailures(throttleKey(user.email));
       sessionsEnded({ userId, exceptSessionId: null });
