@@ -41,6 +41,41 @@ export interface PageQuery {
   limit?: number;
 }
 
+/** A subscription as stored: a listed sender of one of the user's mailboxes, with its counts. */
+export interface StoredSubscription {
+  id: string;
+  address: string;
+  senderName: string;
+  messageCount: number;
+  category: SubscriptionCategory;
+  lastMessageAt: number | null;
+  unsubscribedAt: number | null;
+  /** Its mail still arrived more than the grace period after it was unsubscribed. */
+  stillSending: boolean;
+  /** Messages read, and messages whose read state is known. */
+  readCount: number;
+  readKnown: number;
+  /** The sort key of "least read first" (read per mille, 1001 while nothing is known). */
+  readRank: number;
+  /** Messages dated within the 90 days before the last scan or check. */
+  recentCount: number;
+  /** The posting address of the discussion list its mail came through, if any. */
+  via: string | null;
+  /** The address of the mailbox it wrote to. */
+  account: string;
+  /** How the last successful receipt handled it (unsubscribed list only; null elsewhere). */
+  unsubscribeMethod: ReceiptMethod | null;
+}
+
+/** A reference to one of a subscription's messages (never its content). */
+export interface StoredMessage {
+  providerId: string;
+  subject: string;
+  date: number | null;
+}
+
+const nullableNumber = (v: number | null) => (v === null ? null : Number(v));
+
 /** `q` as a LIKE pattern: lower-cased like the columns are, its own `%`, `_` and `!` escaped by `!`. */
 export function containsPattern(q: string): string {
   const lowered = q.replace(/[A-Z]+/g, (m) => m.toLowerCase());
@@ -108,99 +143,123 @@ export function createSubscriptionsRepository(db: Db) {
   // The list's queries run on every screen and page: built once per shape (server/db/prepared.ts).
   const prepared = preparedQueries(db);
 
-  return {
-    /**
-     * A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them.
-     * A page of `newest` reads its dated rows, then (when the page is not full yet) its undated ones: the index
-     * holds nulls first in PostgreSQL's ascending order and last in SQLite's, so "undated last" would
-     * be a sort in one of them as a single ORDER BY; as two index ranges it is the same in both.
-     */
-    async page(userId: string, query: PageQuery) {
-      const { column, direction } = ORDERS[query.order];
-      const compare = direction === 'desc' ? '<' : '>';
-      const { after, limit, q } = query;
-      const withMethod = query.category === 'unsubscribed';
-      const values = {
-        userId,
-        category: query.category,
-        pattern: q ? containsPattern(q) : '',
-        afterValue: after?.value ?? 0,
-        afterId: after?.id ?? '',
-        limit: limit ?? 0,
-      };
-      type Values = typeof values;
-      // Everything that changes the SQL; the values above do not.
-      const shape = (part: string) =>
-        [
-          'page',
-          query.order,
-          part,
-          withMethod ? 'method' : '',
-          q ? 'q' : '',
-          after ? (after.value === null ? 'after-undated' : 'after') : '',
-          limit === undefined ? '' : 'limit',
-        ].join(' ');
-      const base = (v: Values) =>
-        subscriptions(v.userId, withMethod)
-          .where('senders.category', '=', v.category)
-          .where(matching(q ? v.pattern : undefined));
-      const limited = <T extends { limit(n: number): T }>(qb: T, v: Values) =>
-        limit === undefined ? qb : qb.limit(v.limit);
+  type Row = Awaited<ReturnType<ReturnType<typeof subscriptions>['execute']>>[number];
+  const toSubscription = (r: Row): StoredSubscription => ({
+    id: r.id,
+    address: r.address,
+    senderName: r.sender_name,
+    messageCount: Number(r.message_count),
+    category: r.category,
+    lastMessageAt: nullableNumber(r.last_message_at),
+    unsubscribedAt: nullableNumber(r.unsubscribed_at),
+    stillSending: r.still_sending === 1,
+    readCount: Number(r.read_count),
+    readKnown: Number(r.read_known),
+    readRank: Number(r.read_rank),
+    recentCount: Number(r.recent_count),
+    via: r.via ?? null,
+    account: r.account,
+    unsubscribeMethod: r.unsubscribe_method ?? null,
+  });
 
-      if (query.order !== 'newest') {
-        if (after && after.value === null) throw new Error('only newest has null sort values');
-        return prepared(shape('all'), values, (v) => {
-          let qb = base(v);
+  /**
+   * A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them.
+   * A page of `newest` reads its dated rows, then (when the page is not full yet) its undated ones: the index
+   * holds nulls first in PostgreSQL's ascending order and last in SQLite's, so "undated last" would
+   * be a sort in one of them as a single ORDER BY; as two index ranges it is the same in both.
+   */
+  async function pageRows(userId: string, query: PageQuery) {
+    const { column, direction } = ORDERS[query.order];
+    const compare = direction === 'desc' ? '<' : '>';
+    const { after, limit, q } = query;
+    const withMethod = query.category === 'unsubscribed';
+    const values = {
+      userId,
+      category: query.category,
+      pattern: q ? containsPattern(q) : '',
+      afterValue: after?.value ?? 0,
+      afterId: after?.id ?? '',
+      limit: limit ?? 0,
+    };
+    type Values = typeof values;
+    // Everything that changes the SQL; the values above do not.
+    const shape = (part: string) =>
+      [
+        'page',
+        query.order,
+        part,
+        withMethod ? 'method' : '',
+        q ? 'q' : '',
+        after ? (after.value === null ? 'after-undated' : 'after') : '',
+        limit === undefined ? '' : 'limit',
+      ].join(' ');
+    const base = (v: Values) =>
+      subscriptions(v.userId, withMethod)
+        .where('senders.category', '=', v.category)
+        .where(matching(q ? v.pattern : undefined));
+    const limited = <T extends { limit(n: number): T }>(qb: T, v: Values) =>
+      limit === undefined ? qb : qb.limit(v.limit);
+
+    if (query.order !== 'newest') {
+      if (after && after.value === null) throw new Error('only newest has null sort values');
+      return prepared(shape('all'), values, (v) => {
+        let qb = base(v);
+        if (after) {
+          qb = qb.where((eb) =>
+            eb(eb.refTuple(column, 'senders.id'), compare, eb.tuple(v.afterValue, v.afterId)),
+          );
+        }
+        return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), v);
+      });
+    }
+
+    if (limit === undefined) {
+      if (after) throw new Error('a keyset position needs a limit');
+      // The whole category (the spec's unpaged call) is read in full anyway: it keeps the order it
+      // always had, ties on a date broken by the address, with the undated last in both dialects.
+      return prepared(shape('all'), values, (v) =>
+        base(v)
+          .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
+          .orderBy('senders.address')
+          .orderBy('senders.id', 'desc'),
+      );
+    }
+
+    const rows = [];
+    if (!after || after.value !== null) {
+      rows.push(
+        ...(await prepared(shape('dated'), values, (v) => {
+          let dated = base(v).where('senders.last_message_at', 'is not', null);
           if (after) {
-            qb = qb.where((eb) =>
-              eb(eb.refTuple(column, 'senders.id'), compare, eb.tuple(v.afterValue, v.afterId)),
+            dated = dated.where((eb) =>
+              eb(
+                eb.refTuple('senders.last_message_at', 'senders.id'),
+                '<',
+                eb.tuple(v.afterValue, v.afterId),
+              ),
             );
           }
-          return limited(qb.orderBy(column, direction).orderBy('senders.id', direction), v);
-        });
-      }
+          return limited(dated.orderBy('senders.last_message_at', 'desc').orderBy('senders.id', 'desc'), v);
+        })),
+      );
+    }
+    const left = limit - rows.length;
+    if (left > 0) {
+      rows.push(
+        ...(await prepared(shape('undated'), { ...values, limit: left }, (v) => {
+          let undated = base(v).where('senders.last_message_at', 'is', null);
+          if (after && after.value === null) undated = undated.where('senders.id', '<', v.afterId);
+          return limited(undated.orderBy('senders.id', 'desc'), v);
+        })),
+      );
+    }
+    return rows;
+  }
 
-      if (limit === undefined) {
-        if (after) throw new Error('a keyset position needs a limit');
-        // The whole category (the spec's unpaged call) is read in full anyway: it keeps the order it
-        // always had, ties on a date broken by the address, with the undated last in both dialects.
-        return prepared(shape('all'), values, (v) =>
-          base(v)
-            .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
-            .orderBy('senders.address')
-            .orderBy('senders.id', 'desc'),
-        );
-      }
-
-      const rows = [];
-      if (!after || after.value !== null) {
-        rows.push(
-          ...(await prepared(shape('dated'), values, (v) => {
-            let dated = base(v).where('senders.last_message_at', 'is not', null);
-            if (after) {
-              dated = dated.where((eb) =>
-                eb(
-                  eb.refTuple('senders.last_message_at', 'senders.id'),
-                  '<',
-                  eb.tuple(v.afterValue, v.afterId),
-                ),
-              );
-            }
-            return limited(dated.orderBy('senders.last_message_at', 'desc').orderBy('senders.id', 'desc'), v);
-          })),
-        );
-      }
-      const left = limit - rows.length;
-      if (left > 0) {
-        rows.push(
-          ...(await prepared(shape('undated'), { ...values, limit: left }, (v) => {
-            let undated = base(v).where('senders.last_message_at', 'is', null);
-            if (after && after.value === null) undated = undated.where('senders.id', '<', v.afterId);
-            return limited(undated.orderBy('senders.id', 'desc'), v);
-          })),
-        );
-      }
-      return rows;
+  return {
+    /** A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them. */
+    async page(userId: string, query: PageQuery): Promise<StoredSubscription[]> {
+      return (await pageRows(userId, query)).map(toSubscription);
     },
 
     /** How many of the category's subscriptions match `q`. */
@@ -229,8 +288,8 @@ export function createSubscriptionsRepository(db: Db) {
       return Number(row?.n ?? 0);
     },
 
-    async byIds(userId: string, ids: readonly string[]) {
-      return subscriptions(userId).where('senders.id', 'in', ids).execute();
+    async byIds(userId: string, ids: readonly string[]): Promise<StoredSubscription[]> {
+      return (await subscriptions(userId).where('senders.id', 'in', ids).execute()).map(toSubscription);
     },
 
     /** Moves the user's subscription to a category; false when it is not theirs (or not a subscription). */
@@ -269,17 +328,21 @@ export function createSubscriptionsRepository(db: Db) {
     },
 
     /** The newest 500 message references of the senders, newest first. */
-    async messagesOf(senderIds: readonly string[]) {
-      return db
+    async messagesOf(senderIds: readonly string[]): Promise<StoredMessage[]> {
+      const rows = await db
         .selectFrom('messages')
         .select(['provider_id', 'subject', 'date'])
         .where('sender_id', 'in', senderIds)
         .orderBy('date', 'desc')
         .limit(500)
         .execute();
+      return rows.map((r) => ({
+        providerId: r.provider_id,
+        subject: r.subject,
+        date: nullableNumber(r.date),
+      }));
     },
   };
 }
 
 export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;
-export type SubscriptionRow = Awaited<ReturnType<SubscriptionsRepository['byIds']>>[number];

@@ -1,0 +1,55 @@
+import type { SubscriptionSort } from '#contract/api.js';
+import { InvalidInputError } from '#server/lib/errors.js';
+import type { KeysetPosition } from './repository.js';
+
+// The list's cursor: where the next page of an order starts, as an opaque string the caller hands back.
+
+export const BAD_CURSOR_MESSAGE = 'This cursor is not valid: load the list again from its first page.';
+
+/**
+ * The opaque cursor: base64url of JSON `{s, v, i}`, the order, the sort value and the id of the last row
+ * of the page. It holds nothing the caller has not just been shown, and it only ever positions a walk
+ * in the caller's own rows (the query is the caller's whatever the cursor says), so it is not signed.
+ */
+export function encodeCursor(sort: SubscriptionSort, position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify({ s: sort, v: position.value, i: position.id })).toString('base64url');
+}
+
+const hasControlCharacter = (text: string): boolean => {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) < 0x20) return true;
+  return false;
+};
+
+/** The position a cursor of this order holds; InvalidInputError for anything else (garbled, forged, another order). */
+export function decodeCursor(sort: SubscriptionSort, cursor: string): KeysetPosition {
+  // Node's base64url decoder skips characters outside the alphabet: refuse them instead of guessing.
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  const { s, v, i, ...rest } = parsed as Record<string, unknown>;
+  // newest: an epoch-millisecond date (bigint), or null in the undated rows; the other orders: counts
+  // and ranks, which are 32-bit integers in the database (PostgreSQL refuses a larger parameter).
+  const valueOk =
+    sort === 'newest'
+      ? v === null || (typeof v === 'number' && Number.isSafeInteger(v))
+      : typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2_147_483_647;
+  if (
+    Object.keys(rest).length > 0 ||
+    s !== sort ||
+    !valueOk ||
+    typeof i !== 'string' ||
+    i.length === 0 ||
+    i.length > 128 ||
+    // PostgreSQL text holds no NUL; ids never hold control characters.
+    hasControlCharacter(i)
+  ) {
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  }
+  return { value: v as number | null, id: i };
+}
