@@ -563,7 +563,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     async verify(userId: string, mailboxId: string): Promise<void> {
       await repo.flagStillSending(mailboxId, STILL_SENDING_GRACE_MS);
       const settings = await settingsRepo.find(userId);
-      if (settings?.auto_block_still_sending !== 1) return;
+      if (!settings?.autoBlockStillSending) return;
       const senders = await repo.stillSendingListOnly(mailboxId);
       for (const id of senders) {
         try {
