@@ -43,6 +43,14 @@ export function isListSender(count: number, listCount: number): boolean {
   return listCount > 0 && (listCount === count || listCount >= 2);
 }
 
+/**
+ * isListSender as an SQL condition over two integer expressions: the upsert of a batch applies it to a
+ * sender's running totals (scans/repository.ts). list-sender.test.ts runs both over the same cases.
+ */
+export function listSenderSql(count: string, listCount: string): string {
+  return `${listCount} > 0 and (${listCount} = ${count} or ${listCount} >= 2)`;
+}
+
 const newer = (a: number | null, b: number | null) =>
   (a ?? Number.NEGATIVE_INFINITY) > (b ?? Number.NEGATIVE_INFINITY);
 

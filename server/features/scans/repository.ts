@@ -4,7 +4,7 @@ import type { Db } from '#server/db/index.js';
 import { insertRows, preparedQueries } from '#server/db/prepared.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { MessageHeaders, ReadStateChange, SyncState } from '#server/mail/provider.js';
-import { tallyBatch } from './aggregate.js';
+import { listSenderSql, tallyBatch } from './aggregate.js';
 
 // SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A batch's tallies and
 // the checkpoint after it are written in one transaction, so a scan killed between batches
@@ -26,14 +26,15 @@ const LINKS_NEWER =
   'excluded.unsubscribe_seen_at is not null and (senders.unsubscribe_seen_at is null or excluded.unsubscribe_seen_at > senders.unsubscribe_seen_at)';
 const takeIfNewer = <T>(guard: string, column: string) =>
   sql.raw<T>(`case when ${guard} then excluded.${column} else senders.${column} end`);
-// The detection rule (aggregate.ts isListSender) over the running totals, which the SET expressions of
-// an upsert see as `senders.x + excluded.x` (every expression reads the row as it was). A sender the
-// user has acted on (kept, unsubscribed or blocked) stays listed: the screens and the block rule refer
-// to it. An untouched one whose single list message is now outnumbered by personal mail is unlisted.
+// The detection rule (aggregate.ts isListSender, as listSenderSql) over the running totals, which the
+// SET expressions of an upsert see as `senders.x + excluded.x` (every expression reads the row as it
+// was). A sender the user has acted on (kept, unsubscribed or blocked) stays listed: the screens and the
+// block rule refer to it. An untouched one whose single list message is now outnumbered by personal mail
+// is unlisted.
 const TOTAL = 'senders.message_count + excluded.message_count';
 const LIST_TOTAL = 'senders.list_message_count + excluded.list_message_count';
 const IS_SUBSCRIPTION = sql.raw<number>(
-  `case when ${LIST_TOTAL} > 0 and (${LIST_TOTAL} = ${TOTAL} or ${LIST_TOTAL} >= 2) then 1 ` +
+  `case when ${listSenderSql(TOTAL, LIST_TOTAL)} then 1 ` +
     `when senders.is_subscription = 1 and senders.category <> 'uncategorized' then 1 else 0 end`,
 );
 const eitherFlag = (column: string) =>
