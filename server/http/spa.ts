@@ -140,6 +140,10 @@ export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blo
       const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
       reply.header('cache-control', 'no-cache').header('etag', etag).type('text/html; charset=utf-8');
       if (status === 200 && request.headers['if-none-match'] === etag) return reply.status(304).send();
+      // HEAD: GET's headers, its length included, and no body at all.
+      if (request.method === 'HEAD') {
+        return reply.status(status).header('content-length', Buffer.byteLength(html)).send();
+      }
       return reply.status(status).send(html);
     }
     return reply.status(404).send({ message: `Not found: ${request.method} ${pathname}` });

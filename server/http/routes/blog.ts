@@ -44,6 +44,9 @@ export function escapeXml(value: string): string {
     .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 }
 
+/** Files for crawlers and feed readers: not part of the JSON API, so left out of /openapi.json. */
+const CRAWLER_FILE = { schema: { hide: true } };
+
 export const blogRoutes: FastifyPluginAsyncZod<BlogRouteOptions> = async (
   app,
   { blog, publicUrl, blogDir },
@@ -85,12 +88,12 @@ export const blogRoutes: FastifyPluginAsyncZod<BlogRouteOptions> = async (
     });
   }
 
-  app.get('/robots.txt', async (_request, reply) => {
+  app.get('/robots.txt', CRAWLER_FILE, async (_request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
     return `User-agent: *\nAllow: /\nDisallow: ${SCREENS.genie}/\n\nSitemap: ${publicUrl}/sitemap.xml\n`;
   });
 
-  app.get('/sitemap.xml', async (_request, reply) => {
+  app.get('/sitemap.xml', CRAWLER_FILE, async (_request, reply) => {
     const posts = await blog.list();
     const newest = posts[0]?.date;
     const urls = [
@@ -112,7 +115,7 @@ export const blogRoutes: FastifyPluginAsyncZod<BlogRouteOptions> = async (
     return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`;
   });
 
-  app.get('/rss.xml', async (_request, reply) => {
+  app.get('/rss.xml', CRAWLER_FILE, async (_request, reply) => {
     const posts = await blog.posts();
     reply.type('application/rss+xml; charset=utf-8').header('cache-control', 'public, max-age=300');
     return rss(posts, publicUrl);

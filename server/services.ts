@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from './app.js';
+import { checkpointAfterDelete } from './db/index.js';
+import { createMailer } from './email/mailer.js';
+import { createAccountsService, sessionIdOf } from './features/accounts/service.js';
+import { createBillingService } from './features/billing/service.js';
+import { createContentfulSource } from './features/blog/contentful-source.js';
+import { createMarkdownSource, defaultBlogDir, loadMarkdownPosts } from './features/blog/markdown-source.js';
+import { createBlogService } from './features/blog/service.js';
+import { createBulkService } from './features/bulk/service.js';
+import { createContactService } from './features/contact/service.js';
+import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
+import { createOAuthService } from './features/oauth/service.js';
+import { createPreviewService } from './features/preview/service.js';
+import { createRepositories } from './features/repositories.js';
+import { createScansService } from './features/scans/service.js';
+import { createSettingsService } from './features/settings/service.js';
+import { createSubscriptionsService } from './features/subscriptions/service.js';
+import { createUnsubscribeService } from './features/unsubscribe/service.js';
+import { SESSION_COOKIE } from './http/plugins/session.js';
+import { createJobQueue, type JobHandlers } from './jobs/index.js';
+import { parseHostList } from './lib/address-policy.js';
+import { keyedHasher, SecretBox } from './lib/crypto.js';
+import { createDnsResolver } from './lib/dns-resolver.js';
+import { attachLive } from './live/index.js';
+import { openLivePool } from './live/pool.js';
+import { createProviderFactory } from './mail/index.js';
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/**
+ * Builds every service from the configuration, in the order they depend on each other: repositories and
+ * ports first, then the features, the live channel and the job queue. `app` gives them its logger and its
+ * HTTP server (socket.io attaches to it).
+ */
+export async function createServices(app: FastifyInstance, deps: AppDeps) {
+  const { config, db, mailer: givenMailer } = deps;
+  const mailer =
+    givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const repos = createRepositories(db);
+  const accounts = createAccountsService({
+    repo: repos.accounts,
+    mailer,
+    publicUrl: config.publicUrl,
+    afterDelete: async (user) => {
+      try {
+        await mailer.forget?.(user.email);
+        await checkpointAfterDelete(db);
+      } catch (err) {
+        app.log.error({ err }, 'cleaning up after an account deletion failed');
+      }
+    },
+  });
+  const settings = createSettingsService(repos);
+  const contact = createContactService({ mailer, supportEmail: config.supportEmail });
+  const secrets = new SecretBox(config.secretKey);
+  const providers =
+    deps.providers ??
+    createProviderFactory({
+      secrets,
+      overridesJson: config.mailProviderOverrides,
+      batchSize: config.scanBatchSize,
+      google: config.google,
+      googleBaseUrl: config.googleBaseUrl,
+      microsoft: config.microsoft,
+      microsoftBaseUrl: config.microsoftBaseUrl,
+      saveSecret: (mailboxId, sealed) => saveMailboxSecret(repos, mailboxId, sealed),
+      imapAllowedHosts: parseHostList(config.imapAllowedHosts),
+      lookup: deps.lookup,
+    });
+  const subscriptions = createSubscriptionsService(repos);
+  const billing = createBillingService({
+    settings: config.stripe,
+    repos,
+    publicUrl: config.publicUrl,
+    // One sync at a time per customer; events arriving meanwhile merge into the next one.
+    enqueueSync: (customerId) =>
+      jobs.enqueue('billing-sync', { customerId }, { key: `stripe-customer:${customerId}` }),
+    log: app.log,
+    trialKey: keyedHasher(config.secretKey, 'trial usage'),
+  });
+  const unsubscribe = createUnsubscribeService({
+    repos,
+    providers,
+    subscriptions,
+    allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
+    dnsResolver: createDnsResolver(config.dnsServers),
+    log: app.log,
+    reserveUnsubscribe: billing.reserveUnsubscribe,
+  });
+  const livePool = config.databaseUrl ? await openLivePool(config.databaseUrl) : null;
+  const live = attachLive(
+    app.server,
+    {
+      // A socket handshake carries the same session cookie as the API calls.
+      authenticate: async (cookieHeader) => {
+        const token = app.parseCookie(cookieHeader)[SESSION_COOKIE];
+        const user = await accounts.sessionUser(token);
+        return user && token ? { userId: user.userId, sessionId: sessionIdOf(token) } : null;
+      },
+      onSessionsEnded: (listener) => accounts.onSessionsEnded(listener),
+    },
+    config.publicUrl,
+    livePool ? { pool: livePool, channelPrefix: `ig_${config.jobSchema}` } : undefined,
+  );
+  const scans = createScansService({
+    repos,
+    providers,
+    live,
+    subscriptions,
+    log: app.log,
+    afterCheck: (userId, mailboxId) => unsubscribe.verify(userId, mailboxId),
+  });
+  // Its handler is in the job map below; `jobs` is only read when a bulk is queued, after start.
+  const bulk = createBulkService({
+    repos,
+    unsubscribe,
+    live,
+    enqueue: (bulkId) => jobs.enqueue('bulk-action', { bulkId }, { key: `bulk:${bulkId}` }),
+    log: app.log,
+  });
+  const handlers: JobHandlers = {
+    'scan-mailbox': ({ mailboxId }) => scans.scanMailbox(mailboxId),
+    'billing-sync': ({ customerId }) => billing.syncCustomer(customerId),
+    'bulk-action': ({ bulkId }) => bulk.run(bulkId),
+  };
+  const jobs = await createJobQueue(config, handlers, { backoffMs: deps.jobBackoffMs, log: app.log });
+  const requestScan = (mailboxId: string) =>
+    jobs.enqueue('scan-mailbox', { mailboxId }, { key: `mailbox:${mailboxId}` });
+  const mailboxes = createMailboxesService({
+    repos,
+    secrets,
+    providers,
+    requestScan,
+    allowedHosts: parseHostList(config.imapAllowedHosts),
+    lookup: deps.lookup,
+    mailboxLimit: billing.mailboxLimit,
+    addressProven: accounts.mailboxProven,
+    mailboxAdded: billing.mailboxConnected,
+  });
+  const oauth = createOAuthService({ config, accounts, mailboxes });
+  // The blog: Contentful when configured, else the repository's markdown posts, read and checked now (a bad
+  // post stops the start, naming the file and the field).
+  const blogDir = config.blogDir ?? defaultBlogDir();
+  const blog = createBlogService({
+    source: config.contentful
+      ? createContentfulSource({ settings: config.contentful, log: app.log })
+      : createMarkdownSource(await loadMarkdownPosts(blogDir, app.log)),
+    log: app.log,
+  });
+
+  const preview = createPreviewService({ repos, providers });
+  return {
+    accounts,
+    settings,
+    contact,
+    subscriptions,
+    billing,
+    unsubscribe,
+    scans,
+    bulk,
+    mailboxes,
+    oauth,
+    blog,
+    blogDir,
+    preview,
+    live,
+    livePool,
+    jobs,
+    requestScan,
+  };
+}
