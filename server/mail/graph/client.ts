@@ -8,7 +8,7 @@ import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
 export const GRAPH_BASE_URL = 'https://graph.microsoft.com/v1.0';
 /** The identity platform v2 endpoints of the multi-tenant app: `${this}/authorize`, `${this}/token`. */
 export const LOGIN_BASE_URL = 'https://login.microsoftonline.com/common/oauth2/v2.0';
-/** Delegated scopes of the Outlook connection (issue 3). Graph takes the short names as its own. */
+/** Delegated scopes of the Outlook connection. Graph takes the short names as its own. */
 export const OUTLOOK_SCOPES = [
   'openid',
   'email',

@@ -29,9 +29,9 @@ export interface Detection {
 export const MAX_NAME_LENGTH = 256;
 /**
  * A From longer than this is read as its first and last halves joined by a space. The address of a
- * hostile From with a huge name is at its end (`"<200 KB>" <addr>`) and survives; what the cut loses
- * is name text beyond MAX_NAME_LENGTH anyway. The address parser is linear but still costs ~150 ms
- * per MB of the server's one event loop.
+ * hostile From with a huge name is at its end (`"<huge name>" <addr>`) and survives; what the cut loses
+ * is name text beyond MAX_NAME_LENGTH anyway. The address parser is linear, but a megabyte of From would
+ * still hold the server's one event loop noticeably.
  */
 const MAX_FROM_LENGTH = 16 * 1024;
 const MAX_ADDRESS_LENGTH = 320;
@@ -70,8 +70,8 @@ const SPACE = /\s/;
 
 /**
  * The From shapes nearly all mail has, `Display Name <local@domain>`, `<local@domain>` and `local@domain`,
- * read directly: the general address parser spends ~50 µs on each (a daily check meets a few hundred new
- * From values). Gives exactly what the parser gives for the shapes it accepts (detect.test.ts compares them
+ * read directly: the general address parser is slow for what they need, and a daily check meets a few
+ * hundred new From values. Gives exactly what the parser gives for the shapes it accepts (detect.test.ts compares them
  * on the corpus and on generated values), null for anything else: quotes, comments, groups, several
  * addresses or brackets, an address with spaces or without exactly one `@`. Linear in the value's length.
  */

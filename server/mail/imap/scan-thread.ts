@@ -86,7 +86,7 @@ type Event = FromWorker | { type: 'exit'; reason: string };
 
 /**
  * One worker thread serves every scan of the process, started at the first and kept: loading ImapFlow in a
- * fresh thread takes ~150 ms, which a new user would wait for before the first subscription. It does not
+ * fresh thread takes long enough that a new user would wait for it before the first subscription. It does not
  * keep the process alive while no scan runs; a thread that dies fails the scans it ran, and the next scan
  * starts another.
  */
@@ -108,10 +108,10 @@ export async function terminateScanThread(): Promise<void> {
 
 function scanThread(): NonNullable<typeof pool> {
   if (pool) return pool;
-  // A young generation of 8 MB instead of V8's default: the thread's garbage is short-lived tokens, and the
-  // default let the process's peak RSS grow by ~30 MB more during a scan (bench:scan). The old generation is
-  // capped far above what a scan keeps (~20 MB): a mailbox whose headers would exhaust it ends this thread
-  // and fails its scan (ERR_WORKER_OUT_OF_MEMORY), not the whole process.
+  // A small young generation instead of V8's default: the thread's garbage is short-lived tokens, and the
+  // default let the process's peak RSS grow during a scan (bench:scan). The old generation is capped far
+  // above what a scan keeps: a mailbox whose headers would exhaust it ends this thread and fails its scan
+  // (ERR_WORKER_OUT_OF_MEMORY), not the whole process.
   const worker = new Worker(WORKER_URL, {
     resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
   });
