@@ -18,7 +18,7 @@ export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 export { OAUTH_INTENTS };
 export type OAuthIntent = (typeof OAUTH_INTENTS)[number];
 
-/** Gmail scopes of issue 3: read and label mail, create filters; openid email for the account. */
+/** Gmail scopes: read and label mail, create filters; openid email for the account. */
 export const GOOGLE_SCOPES = [
   'openid',
   'email',
