@@ -6,7 +6,7 @@ import { BLOG_ID_PATTERN } from '#contract/api.js';
 import { GENIE_PAGES, NOT_FOUND_TITLE, PUBLIC_PAGES } from '#contract/pages.js';
 import { API_PREFIXES, SCREENS } from '#contract/routes.js';
 import type { BlogService } from '../features/blog/service.js';
-import { HttpError } from '../lib/errors.js';
+import { UpstreamUnavailableError } from '../lib/errors.js';
 import { absoluteUrl, blogPostingJsonLd, type HeadTags, renderTags, splitTemplate } from './page-head.js';
 
 // The SPA's entry: GET (and HEAD) of a screen's path answer index.html with that screen's <head> (title,
@@ -87,7 +87,7 @@ export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blo
     try {
       post = await blog.post(id);
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      if (!(error instanceof UpstreamUnavailableError)) throw error;
       // The source is down: the app still loads (and says so); crawlers are told to come back (503).
       return {
         status: 503,
