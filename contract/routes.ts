@@ -76,7 +76,8 @@ export const SCREENS = {
   about: '/about',
   blog: '/blog',
   blogPost: (id: string) => `/blogDetails/${encodeURIComponent(id)}`,
-  genie: '/genie',
+  /** Where the signed-in screens live (the spec's paths keep the product's old name). */
+  signedInArea: '/genie',
   subscriptions: '/genie/subscriptions',
   settings: '/genie/settings',
   accounts: '/genie/accounts',

@@ -60,7 +60,7 @@ export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blo
       if (page.path === SCREENS.blog) tags.image = await newestImage();
       return { status: 200, tags };
     }
-    if (lower === SCREENS.genie || lower.startsWith(`${SCREENS.genie}/`)) {
+    if (lower === SCREENS.signedInArea || lower.startsWith(`${SCREENS.signedInArea}/`)) {
       // /genie/<category> is the subscription list of that category; deeper paths are redirected by the app.
       const title =
         GENIE_TITLES.get(lower) ?? (lower.split('/').length === 3 ? GENIE_PAGES.subscriptions.title : null);

@@ -90,7 +90,7 @@ export const blogRoutes: FastifyPluginAsyncZod<BlogRouteOptions> = async (
 
   app.get('/robots.txt', CRAWLER_FILE, async (_request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
-    return `User-agent: *\nAllow: /\nDisallow: ${SCREENS.genie}/\n\nSitemap: ${publicUrl}/sitemap.xml\n`;
+    return `User-agent: *\nAllow: /\nDisallow: ${SCREENS.signedInArea}/\n\nSitemap: ${publicUrl}/sitemap.xml\n`;
   });
 
   app.get('/sitemap.xml', CRAWLER_FILE, async (_request, reply) => {

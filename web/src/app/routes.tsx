@@ -1,0 +1,154 @@
+// The screens and their routes (docs/product.md §2), built from the screens table of contract/pages.ts (the
+// table the server's per-page <title> reads too): each page there names its screen here, and its title
+// becomes the route's `handle.title` (lib/title.ts sets the browser tab's).
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { GENIE_PAGES, NOT_FOUND_TITLE, type PageInfo, PUBLIC_PAGES } from '#contract/pages.js';
+import { SCREENS } from '#contract/routes.js';
+import { useContact } from '../components/contact';
+import { SiteLayout } from './layouts/SiteLayout';
+import { Preload } from './Preload';
+
+/** The pages of the signed-in area (under /genie), by their name in contract/pages.ts. */
+const SIGNED_IN_PAGES = GENIE_PAGES;
+
+/** A screen in its own chunk, loaded when first visited or preloaded (see Preload). */
+function page<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return Object.assign(lazy(load), { preload: load });
+}
+
+// Each screen is its own chunk; the layouts show Loading while one loads. The signed-in area's shell
+// (sidebar, live updates over socket.io) is a chunk of its own too: the public pages never load it.
+const SignedInLayout = page(() => import('./layouts/SignedInLayout'));
+const AddMailbox = page(() => import('../features/accounts/AddMailbox'));
+const ConnectMailbox = page(() => import('../features/accounts/ConnectMailbox'));
+const Accounts = page(() => import('../features/accounts/Accounts'));
+const AddAccount = page(() => import('../features/accounts/AddAccount'));
+const CreateAccount = page(() => import('../features/auth/CreateAccount'));
+const ForgotPassword = page(() => import('../features/auth/ForgotPassword'));
+const ProviderPage = page(() => import('../features/auth/ProviderPage'));
+const ResetConfirm = page(() => import('../features/auth/ResetConfirm'));
+const ResetSent = page(() => import('../features/auth/ResetSent'));
+const SigninPassword = page(() => import('../features/auth/SigninPassword'));
+const Billing = page(() => import('../features/billing/Billing'));
+// The blog's screens hold the markdown renderer: only they may import react-markdown, so that it stays
+// in their chunks.
+const BlogList = page(() => import('../features/blog/BlogList'));
+const BlogPost = page(() => import('../features/blog/BlogPost'));
+const Pricing = page(() => import('../features/billing/Pricing'));
+const About = page(() => import('../features/marketing/About'));
+const HowItWorks = page(() => import('../features/marketing/HowItWorks'));
+const Landing = page(() => import('../features/marketing/Landing'));
+const NotFound = page(() => import('../components/NotFound'));
+const Privacy = page(() => import('../features/marketing/Privacy'));
+const Terms = page(() => import('../features/marketing/Terms'));
+const Settings = page(() => import('../features/settings/Settings'));
+const CategoryPage = page(() => import('../features/subscriptions/CategoryPage'));
+
+const SITE_PAGES = [
+  AddMailbox,
+  ConnectMailbox,
+  CreateAccount,
+  ForgotPassword,
+  ProviderPage,
+  ResetConfirm,
+  ResetSent,
+  SigninPassword,
+  About,
+  HowItWorks,
+  Landing,
+  NotFound,
+  Privacy,
+  Terms,
+  Pricing,
+  // Not BlogPost: the markdown renderer loads only for a visitor who opens a post.
+  BlogList,
+];
+const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage];
+
+function LandingPage() {
+  const openContact = useContact();
+  return <Landing onContact={() => openContact()} />;
+}
+
+/** The screen of every public page of contract/pages.ts. */
+const PUBLIC_SCREENS: Record<keyof typeof PUBLIC_PAGES, ReactNode> = {
+  home: <LandingPage />,
+  pricing: <Pricing />,
+  howItWorks: <HowItWorks />,
+  about: <About />,
+  blog: <BlogList />,
+  privacy: <Privacy />,
+  terms: <Terms />,
+  signin: <ProviderPage mode="signin" />,
+  signup: <ProviderPage mode="signup" />,
+  signinPassword: <SigninPassword />,
+  createAccount: <CreateAccount />,
+  resetPassword: <ForgotPassword />,
+  resetPasswordSent: <ResetSent />,
+  resetPasswordConfirm: <ResetConfirm />,
+  connectMailbox: <ConnectMailbox />,
+  addMailbox: <AddMailbox />,
+};
+
+/** The screen of every page of the signed-in area; the subscription lists are routed by category below. */
+const SIGNED_IN_SCREENS: Record<Exclude<keyof typeof SIGNED_IN_PAGES, 'subscriptions'>, ReactNode> = {
+  accounts: <Accounts />,
+  addAccount: <AddAccount />,
+  billing: <Billing />,
+  settings: <Settings />,
+};
+
+/** One route per page of the table, at its path and with its title. */
+function routesOf<Name extends string>(
+  pages: Record<Name, Pick<PageInfo, 'path' | 'title'>>,
+  screens: Partial<Record<Name, ReactNode>>,
+): RouteObject[] {
+  return (Object.keys(screens) as Name[]).map((name) => {
+    const { path, title } = pages[name];
+    const handle = { title };
+    return path === SCREENS.home
+      ? { index: true, element: screens[name], handle }
+      : { path, element: screens[name], handle };
+  });
+}
+
+// React Router's declarative mode (BrowserRouter and useRoutes): its data router (loaders, actions,
+// fetchers) was 15 KiB of every first load and the app uses none of it (docs/decisions.md, a fast first
+// load).
+export const routes: RouteObject[] = [
+  {
+    element: (
+      <>
+        <SiteLayout />
+        <Preload pages={SITE_PAGES} />
+      </>
+    ),
+    children: [
+      ...routesOf(PUBLIC_PAGES, PUBLIC_SCREENS),
+      // The post's own title replaces the blog's once it has loaded (BlogPost.tsx).
+      { path: '/blogDetails/:id', element: <BlogPost />, handle: { title: PUBLIC_PAGES.blog.title } },
+      { path: '*', element: <NotFound />, handle: { title: NOT_FOUND_TITLE } },
+    ],
+  },
+  {
+    path: SCREENS.signedInArea,
+    element: (
+      <>
+        <SignedInLayout />
+        <Preload pages={SIGNED_IN_AREA_PAGES} />
+      </>
+    ),
+    children: [
+      { index: true, element: <Navigate to={SCREENS.subscriptions} replace /> },
+      ...routesOf(SIGNED_IN_PAGES, SIGNED_IN_SCREENS),
+      // Unknown categories redirect to /genie/subscriptions inside the page.
+      {
+        path: ':category',
+        element: <CategoryPage />,
+        handle: { title: SIGNED_IN_PAGES.subscriptions.title },
+      },
+      { path: '*', element: <Navigate to={SCREENS.subscriptions} replace /> },
+    ],
+  },
+];
