@@ -1,12 +1,49 @@
 import { sql } from 'kysely';
-import type { BulkAction, BulkOutcome } from '#contract/api.js';
+import type { BulkAction, BulkItemResult, BulkOutcome } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
+import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
+import type { Bulk, BulkItem, BulkSender, PendingBulkItem } from './bulk.js';
 
 // The SQL of bulk actions: the bulk, one item per requested sender in the order asked (outcome null until
 // done), and what the runner needs to know of the senders to spread its requests.
 
 /** Rows per INSERT or IN list: well under SQLite's bound-parameter limit. */
 const CHUNK = 200;
+
+/**
+ * A stored URI list, cut to the parser's caps. Anything unreadable is an empty list: the lists only spread
+ * the requests here, and a bad one must not stop the bulk (the single action reads them again).
+ */
+function parseUris(json: string): string[] {
+  try {
+    const list = JSON.parse(json) as unknown;
+    return Array.isArray(list)
+      ? list.filter((u): u is string => typeof u === 'string').slice(0, MAX_URIS)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+const BULK_COLUMNS = ['id', 'user_id', 'action', 'move_to_trash', 'total', 'finished_at'] as const;
+
+function toBulk(row: {
+  id: string;
+  user_id: string;
+  action: BulkAction;
+  move_to_trash: number;
+  total: number;
+  finished_at: number | null;
+}): Bulk {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    action: row.action,
+    moveToTrash: row.move_to_trash === 1,
+    total: Number(row.total),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+  };
+}
 
 export function createBulkRepository(db: Db) {
   return {
@@ -61,41 +98,49 @@ export function createBulkRepository(db: Db) {
       });
     },
 
-    async find(bulkId: string) {
-      return db
+    async find(bulkId: string): Promise<Bulk | undefined> {
+      const row = await db
         .selectFrom('bulk_actions')
-        .select(['id', 'user_id', 'action', 'move_to_trash', 'total', 'finished_at'])
+        .select(BULK_COLUMNS)
         .where('id', '=', bulkId)
         .executeTakeFirst();
+      return row && toBulk(row);
     },
 
     /** The user's own bulk, or nothing (another user's id reads as unknown). */
-    async findOwn(userId: string, bulkId: string) {
-      return db
+    async findOwn(userId: string, bulkId: string): Promise<Bulk | undefined> {
+      const row = await db
         .selectFrom('bulk_actions')
-        .select(['id', 'action', 'total', 'finished_at'])
+        .select(BULK_COLUMNS)
         .where('id', '=', bulkId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
+      return row && toBulk(row);
     },
 
-    async items(bulkId: string) {
-      return db
+    async items(bulkId: string): Promise<BulkItem[]> {
+      const rows = await db
         .selectFrom('bulk_items')
         .select(['position', 'subscription_id', 'outcome', 'result'])
         .where('bulk_id', '=', bulkId)
         .orderBy('position')
         .execute();
+      return rows.map((r) => ({
+        position: r.position,
+        subscriptionId: r.subscription_id,
+        result: r.outcome && r.result ? (JSON.parse(r.result) as BulkItemResult) : null,
+      }));
     },
 
-    async pendingItems(bulkId: string) {
-      return db
+    async pendingItems(bulkId: string): Promise<PendingBulkItem[]> {
+      const rows = await db
         .selectFrom('bulk_items')
         .select(['position', 'subscription_id'])
         .where('bulk_id', '=', bulkId)
         .where('outcome', 'is', null)
         .orderBy('position')
         .execute();
+      return rows.map((r) => ({ position: r.position, subscriptionId: r.subscription_id }));
     },
 
     /**
@@ -107,11 +152,10 @@ export function createBulkRepository(db: Db) {
      */
     async finishItem(
       bulkId: string,
-      position: number,
-      outcome: BulkOutcome,
-      result: string,
+      item: { position: number; result: BulkItemResult },
       at: number,
     ): Promise<boolean> {
+      const { position, result } = item;
       return db.transaction().execute(async (trx) => {
         await trx
           .updateTable('bulk_actions')
@@ -120,7 +164,7 @@ export function createBulkRepository(db: Db) {
           .execute();
         const updated = await trx
           .updateTable('bulk_items')
-          .set({ outcome, result, done_at: at })
+          .set({ outcome: result.outcome, result: JSON.stringify(result), done_at: at })
           .where('bulk_id', '=', bulkId)
           .where('position', '=', position)
           .where('outcome', 'is', null)
@@ -223,24 +267,25 @@ export function createBulkRepository(db: Db) {
     },
 
     /** What spreading the requests needs to know of the user's senders among `ids` (others are absent). */
-    async senders(userId: string, ids: readonly string[]) {
-      const out: Array<{
-        id: string;
-        mailbox_id: string;
-        one_click: number;
-        unsubscribe_http: string;
-        unsubscribe_mailto: string;
-      }> = [];
+    async senders(userId: string, ids: readonly string[]): Promise<BulkSender[]> {
+      const out: BulkSender[] = [];
       for (let i = 0; i < ids.length; i += CHUNK) {
-        out.push(
-          ...(await db
-            .selectFrom('senders')
-            .select(['id', 'mailbox_id', 'one_click', 'unsubscribe_http', 'unsubscribe_mailto'])
-            .where('user_id', '=', userId)
-            .where('is_subscription', '=', 1)
-            .where('id', 'in', ids.slice(i, i + CHUNK))
-            .execute()),
-        );
+        const rows = await db
+          .selectFrom('senders')
+          .select(['id', 'mailbox_id', 'one_click', 'unsubscribe_http', 'unsubscribe_mailto'])
+          .where('user_id', '=', userId)
+          .where('is_subscription', '=', 1)
+          .where('id', 'in', ids.slice(i, i + CHUNK))
+          .execute();
+        for (const r of rows) {
+          out.push({
+            id: r.id,
+            mailboxId: r.mailbox_id,
+            oneClick: r.one_click === 1,
+            unsubscribeHttp: parseUris(r.unsubscribe_http),
+            unsubscribeMailto: parseUris(r.unsubscribe_mailto),
+          });
+        }
       }
       return out;
     },

@@ -7,12 +7,12 @@ import type {
   BulkSummary,
   UnsubscribeResult,
 } from '#contract/api.js';
-import { HttpError, notFound } from '#server/lib/errors.js';
+import { ConflictError, DomainError, NotFoundError } from '#server/lib/errors.js';
 import type { Live } from '#server/live/index.js';
-import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
 import { parseMailto } from '#server/mail/headers/mailto.js';
 import type { Repositories } from '../repositories.js';
 import type { UnsubscribeService } from '../unsubscribe/service.js';
+import type { BulkSender } from './bulk.js';
 import { type HostLimits, runWithHostLimits } from './limiter.js';
 
 // Many senders at once (docs/decisions.md "Bulk actions and undo"). POST /bulk-action stores the bulk and
@@ -50,34 +50,16 @@ export interface BulkDeps {
   log?: { warn: (obj: object, msg: string) => void };
 }
 
-interface SenderInfo {
-  mailbox_id: string;
-  one_click: number;
-  unsubscribe_http: string;
-  unsubscribe_mailto: string;
-}
-
-const parseList = (json: string): string[] => {
-  try {
-    const list = JSON.parse(json) as unknown;
-    return Array.isArray(list)
-      ? list.filter((u): u is string => typeof u === 'string').slice(0, MAX_URIS)
-      : [];
-  } catch {
-    return [];
-  }
-};
-
 /**
  * The host an item's requests go to, for the per-host limit: the one-click endpoint's host, else the
  * domain the unsubscribe mail goes to, else the mailbox (a block, a keep, a manual-only sender).
  */
-export function hostOf(action: BulkAction, sender: SenderInfo | undefined): string {
+export function hostOf(action: BulkAction, sender: BulkSender | undefined): string {
   if (!sender) return 'none';
-  const mailbox = `mailbox:${sender.mailbox_id}`;
+  const mailbox = `mailbox:${sender.mailboxId}`;
   if (action !== 'unsubscribe') return mailbox;
-  if (sender.one_click === 1) {
-    const https = parseList(sender.unsubscribe_http).find((u) => /^https:/i.test(u));
+  if (sender.oneClick) {
+    const https = sender.unsubscribeHttp.find((u) => /^https:/i.test(u));
     if (https) {
       try {
         return `https:${new URL(https).hostname.toLowerCase()}`;
@@ -86,7 +68,7 @@ export function hostOf(action: BulkAction, sender: SenderInfo | undefined): stri
       }
     }
   }
-  for (const uri of parseList(sender.unsubscribe_mailto)) {
+  for (const uri of sender.unsubscribeMailto) {
     const parsed = parseMailto(uri);
     if (parsed.ok)
       return `mail:${parsed.request.to.slice(parsed.request.to.lastIndexOf('@') + 1).toLowerCase()}`;
@@ -105,10 +87,12 @@ export function outcomeOf(answer: UnsubscribeResult): BulkOutcome {
 
 /** A refusal of the single action, as the bulk records it. */
 export function failureOf(error: unknown): { outcome: BulkOutcome; error: string } {
-  if (!(error instanceof HttpError)) return { outcome: 'failed', error: BULK_MESSAGES.failed };
-  if (error.statusCode === 402) return { outcome: 'limit', error: error.message };
-  if (error.statusCode === 401) return { outcome: 'reauth', error: error.message };
-  if (error.statusCode === 404) return { outcome: 'not-found', error: error.message };
+  if (!(error instanceof DomainError)) return { outcome: 'failed', error: BULK_MESSAGES.failed };
+  if (error.kind === 'plan-limit') return { outcome: 'limit', error: error.message };
+  if (error.kind === 'reauth-required' || error.kind === 'not-authenticated') {
+    return { outcome: 'reauth', error: error.message };
+  }
+  if (error.kind === 'not-found') return { outcome: 'not-found', error: error.message };
   // 409 confirmBlock included: a bulk never confirms a block that would trash mail without list headers;
   // the item fails with the reason, and the single Block button asks the user.
   return { outcome: 'failed', error: error.message };
@@ -123,32 +107,36 @@ export function createBulkService(deps: BulkDeps) {
   /** Set when the process is closing: runners start no new item, so the rest waits for the next start. */
   let stopping = false;
 
-  async function runItem(
-    userId: string,
-    action: BulkAction,
-    moveToTrash: boolean,
-    id: string,
-    owned: boolean,
-  ): Promise<BulkItemResult> {
-    if (!owned) return { subscriptionId: id, outcome: 'not-found', error: BULK_MESSAGES.itemNotFound };
+  /** One item, through the very call the single button makes. */
+  async function runItem(item: {
+    userId: string;
+    action: BulkAction;
+    /** Unsubscribe only: also move the sender's mail to the trash. */
+    moveToTrash: boolean;
+    subscriptionId: string;
+    /** The sender is the user's subscription (else the item is not found, and nothing is called). */
+    owned: boolean;
+  }): Promise<BulkItemResult> {
+    const { userId, action, subscriptionId } = item;
+    if (!item.owned) return { subscriptionId, outcome: 'not-found', error: BULK_MESSAGES.itemNotFound };
     try {
       if (action === 'keep') {
-        await unsubscribe.keep(userId, id);
-        return { subscriptionId: id, outcome: 'kept' };
+        await unsubscribe.keep(userId, subscriptionId);
+        return { subscriptionId, outcome: 'kept' };
       }
       if (action === 'block') {
-        const item = await unsubscribe.block(userId, id, {});
-        return { subscriptionId: id, outcome: 'blocked', movedToTrash: item.movedToTrash ?? 0 };
+        const blocked = await unsubscribe.block(userId, subscriptionId, {});
+        return { subscriptionId, outcome: 'blocked', movedToTrash: blocked.movedToTrash ?? 0 };
       }
-      const answer = await unsubscribe.unsubscribe(userId, id, { moveToTrash });
-      const result: BulkItemResult = { subscriptionId: id, outcome: outcomeOf(answer), result: answer };
+      const answer = await unsubscribe.unsubscribe(userId, subscriptionId, { moveToTrash: item.moveToTrash });
+      const result: BulkItemResult = { subscriptionId, outcome: outcomeOf(answer), result: answer };
       if (answer.movedToTrash !== undefined) result.movedToTrash = answer.movedToTrash;
       return result;
     } catch (error) {
-      if (!(error instanceof HttpError)) {
-        log?.warn({ subscriptionId: id, err: (error as Error).message }, 'bulk item failed');
+      if (!(error instanceof DomainError)) {
+        log?.warn({ subscriptionId, err: (error as Error).message }, 'bulk item failed');
       }
-      return { subscriptionId: id, ...failureOf(error) };
+      return { subscriptionId, ...failureOf(error) };
     }
   }
 
@@ -181,7 +169,7 @@ export function createBulkService(deps: BulkDeps) {
       if (!created.created) {
         // The running one is queued again: a runner lost with its process is picked up now at the latest.
         if (created.running) await enqueue(created.running);
-        throw new HttpError(409, BULK_MESSAGES.running, created.running ? { bulkId: created.running } : {});
+        throw new ConflictError(BULK_MESSAGES.running, created.running ? { bulkId: created.running } : {});
       }
       await enqueue(bulkId);
       return { bulkId };
@@ -190,19 +178,10 @@ export function createBulkService(deps: BulkDeps) {
     /** GET /bulk-action/:bulkId: the caller's own bulk, as far as it has come. */
     async status(userId: string, bulkId: string): Promise<BulkStatus> {
       const bulk = await repo.findOwn(userId, bulkId);
-      if (!bulk) throw notFound(BULK_MESSAGES.notFound);
-      const items = await repo.items(bulkId);
+      if (!bulk) throw new NotFoundError(BULK_MESSAGES.notFound);
       const results: BulkItemResult[] = [];
-      for (const item of items) {
-        if (item.outcome && item.result) results.push(JSON.parse(item.result) as BulkItemResult);
-      }
-      return {
-        bulkId: bulk.id,
-        action: bulk.action,
-        done: results.length,
-        total: Number(bulk.total),
-        results,
-      };
+      for (const item of await repo.items(bulkId)) if (item.result) results.push(item.result);
+      return { bulkId: bulk.id, action: bulk.action, done: results.length, total: bulk.total, results };
     },
 
     /**
@@ -213,7 +192,7 @@ export function createBulkService(deps: BulkDeps) {
     async run(bulkId: string): Promise<void> {
       for (;;) {
         const bulk = await repo.find(bulkId);
-        if (!bulk || bulk.finished_at !== null || stopping) return;
+        if (!bulk || bulk.finishedAt !== null || stopping) return;
         if (await repo.claimRunner(bulkId, now(), leaseMs)) break;
         await new Promise((r) => setTimeout(r, pollMs));
       }
@@ -253,35 +232,32 @@ export function createBulkService(deps: BulkDeps) {
 
   async function runHolding(bulkId: string): Promise<void> {
     const bulk = await repo.find(bulkId);
-    if (!bulk || bulk.finished_at !== null) return;
-    const userId = bulk.user_id;
-    const total = Number(bulk.total);
+    if (!bulk || bulk.finishedAt !== null) return;
+    const { userId, total } = bulk;
     const pending = await repo.pendingItems(bulkId);
     const senders = new Map(
       (
         await repo.senders(
           userId,
-          pending.map((p) => p.subscription_id),
+          pending.map((p) => p.subscriptionId),
         )
       ).map((s) => [s.id, s]),
     );
     let done = await repo.doneCount(bulkId);
     await runWithHostLimits(
       pending,
-      (item) => hostOf(bulk.action, senders.get(item.subscription_id)),
+      (item) => hostOf(bulk.action, senders.get(item.subscriptionId)),
       limits,
       async (item) => {
         if (stopping) return;
-        const result = await runItem(
+        const result = await runItem({
           userId,
-          bulk.action,
-          bulk.move_to_trash === 1,
-          item.subscription_id,
-          senders.has(item.subscription_id),
-        );
-        if (!(await repo.finishItem(bulkId, item.position, result.outcome, JSON.stringify(result), now()))) {
-          return;
-        }
+          action: bulk.action,
+          moveToTrash: bulk.moveToTrash,
+          subscriptionId: item.subscriptionId,
+          owned: senders.has(item.subscriptionId),
+        });
+        if (!(await repo.finishItem(bulkId, { position: item.position, result }, now()))) return;
         done += 1;
         live.emitToUser(userId, 'bulk-progress', { bulkId, done: Math.min(done, total), total, result });
       },

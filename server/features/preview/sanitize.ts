@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 
-// The preview of a message (issue 4): the mail's HTML reduced to an allow-list of formatting, so that no
+// The preview of a message: the mail's HTML reduced to an allow-list of formatting, so that no
 // script runs, no form posts, nothing is embedded, and no remote image is requested unless the user asks.
 // The document also carries a Content-Security-Policy of its own as a second line of defence.
 

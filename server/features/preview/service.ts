@@ -1,16 +1,16 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
-import type { MailboxProvider, SubscriptionMessage } from '#contract/api.js';
-import { HttpError } from '#server/lib/errors.js';
+import type { SubscriptionMessage } from '#contract/api.js';
+import { NotFoundError, ReauthRequiredError } from '#server/lib/errors.js';
 import { keyedLimit } from '#server/lib/keyed-limit.js';
 import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError } from '#server/mail/provider.js';
-import { mailboxCredentials } from '../mailboxes/repository.js';
 import { reauthUrl } from '../mailboxes/service.js';
 import type { Repositories } from '../repositories.js';
 import { presentMessage } from '../subscriptions/service.js';
+import type { PreviewSource } from './repository.js';
 import { previewDocument } from './sanitize.js';
 
-// The preview of one message of a subscription (issue 4): fetched from the mailbox when asked, parsed,
+// The preview of one message of a subscription: fetched from the mailbox when asked, parsed,
 // sanitized and answered; the body is never stored.
 
 export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for the message';
@@ -33,13 +33,10 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
   const { preview: repo, mailboxes, subscriptions } = repos;
   const perMailbox = keyedLimit(PREVIEWS_PER_MAILBOX);
 
-  async function needsReauth(mailbox: {
-    mailbox_id: string;
-    provider: MailboxProvider;
-    email: string;
-  }): Promise<never> {
-    await mailboxes.markReauth(mailbox.mailbox_id);
-    throw new HttpError(401, `Please sign in to ${mailbox.email} again.`, {
+  /** The mailbox is marked for signing in again, and the preview refused until the user does. */
+  async function reauthRequired(mailbox: PreviewSource['mailbox']): Promise<never> {
+    await mailboxes.markReauth(mailbox.id);
+    throw new ReauthRequiredError(`Please sign in to ${mailbox.email} again.`, {
       redirectUrl: reauthUrl(mailbox),
     });
   }
@@ -47,25 +44,26 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
   return {
     /** The sanitized HTML document of a message of the user's subscription; 404 when it is gone or not theirs. */
     async preview(userId: string, req: PreviewRequest): Promise<string> {
-      const row = await repo.messageWithMailbox(userId, req.subscriptionId, req.messageId);
-      if (!row) throw new HttpError(404, PREVIEW_NOT_FOUND);
-      if (row.status === 'reauth') await needsReauth(row);
+      const found = await repo.messageWithMailbox(userId, req.subscriptionId, req.messageId);
+      if (!found) throw new NotFoundError(PREVIEW_NOT_FOUND);
+      const { mailbox } = found;
+      if (mailbox.needsReauth) await reauthRequired(mailbox);
 
       let source: Buffer | null;
       try {
-        source = await perMailbox(row.mailbox_id, async () => {
-          const provider = providers(mailboxCredentials(row));
+        source = await perMailbox(mailbox.id, async () => {
+          const provider = providers(mailbox.credentials);
           try {
-            return await provider.fetchMessage(row.provider_id);
+            return await provider.fetchMessage(found.providerId);
           } finally {
             await provider.close().catch(() => undefined);
           }
         });
       } catch (error) {
-        if (error instanceof MailAuthError) return needsReauth(row);
+        if (error instanceof MailAuthError) return reauthRequired(mailbox);
         throw error;
       }
-      if (!source) throw new HttpError(404, PREVIEW_NOT_FOUND);
+      if (!source) throw new NotFoundError(PREVIEW_NOT_FOUND);
 
       let parsed: ParsedMail;
       try {
@@ -73,7 +71,7 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
       } catch {
         // The parser gives up on pathological structure (over 1,000 parts, a header block over 1 MB):
         // the message cannot be shown here, which the user is told as for a message that is gone.
-        throw new HttpError(404, PREVIEW_NOT_FOUND);
+        throw new NotFoundError(PREVIEW_NOT_FOUND);
       }
       return previewDocument(
         { html: typeof parsed.html === 'string' ? parsed.html : null, text: parsed.text ?? '' },
@@ -85,7 +83,7 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
     async messagesBySender(userId: string, senderAddress: string): Promise<SubscriptionMessage[]> {
       const address = senderAddress.trim().toLowerCase();
       const senderIds = await repo.subscriptionIdsByAddress(userId, address);
-      if (senderIds.length === 0) throw new HttpError(404, 'Subscription not found.');
+      if (senderIds.length === 0) throw new NotFoundError('Subscription not found.');
       return (await subscriptions.messagesOf(senderIds)).map(presentMessage);
     },
   };

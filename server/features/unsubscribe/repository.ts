@@ -2,27 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
 import type { ReceiptMethod } from '#server/db/schema.js';
-import { MAILBOX_CREDENTIALS } from '../mailboxes/repository.js';
+import { MAX_URIS } from '#server/mail/headers/list-unsubscribe.js';
+import { MAILBOX_CREDENTIALS, mailboxCredentials } from '../mailboxes/repository.js';
+import type { AbandonedFlight, BlockRule, Flight, FlightAnswer, PendingReceipt, Sender } from './sender.js';
 
 // The SQL of the unsubscribe engine: the sender and its mailbox, receipts (written pending before a
 // sender or a mailbox is contacted, settled after), the one in-flight run per sender, block rules.
+// Rows leave as the domain objects of sender.ts.
 
 export type { ReceiptMethod };
 
-/**
- * What a finished run answered, kept on its flight row for callers that waited on it (any instance),
- * with the operation it was (`op`: only a caller asking for the same gets its answer); `retry`: the run
- * was reconciled after its process died, so waiters start over.
- */
-export type FlightAnswer =
-  | { op: string; ok: true; value: unknown }
-  | { op: string; ok: false; status: number; message: string; body: Record<string, unknown> }
-  | { retry: true };
+/** A stored URI list; rows written before the parser's caps are cut to them here. */
+const parseUris = (json: string): string[] => (JSON.parse(json) as string[]).slice(0, MAX_URIS);
 
 export function createUnsubscribeRepository(db: Db) {
   return {
-    async sender(userId: string, senderId: string) {
-      return db
+    /** The user's subscription with that id, or nothing (another user's reads as unknown). */
+    async sender(userId: string, subscriptionId: string): Promise<Sender | undefined> {
+      const row = await db
         .selectFrom('senders')
         .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
         .select([
@@ -36,10 +33,28 @@ export function createUnsubscribeRepository(db: Db) {
           'senders.list_message_count',
           ...MAILBOX_CREDENTIALS,
         ])
-        .where('senders.id', '=', senderId)
+        .where('senders.id', '=', subscriptionId)
         .where('senders.user_id', '=', userId)
         .where('senders.is_subscription', '=', 1)
         .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        address: row.address,
+        category: row.category,
+        oneClick: row.one_click === 1,
+        unsubscribeHttp: parseUris(row.unsubscribe_http),
+        unsubscribeMailto: parseUris(row.unsubscribe_mailto),
+        messageCount: Number(row.message_count),
+        listMessageCount: Number(row.list_message_count),
+        mailbox: {
+          id: row.mailbox_id,
+          provider: row.provider,
+          email: row.email,
+          needsReauth: row.status === 'reauth',
+          credentials: mailboxCredentials(row),
+        },
+      };
     },
 
     /** A receipt written before the attempt; settle() records its outcome. */
@@ -68,10 +83,10 @@ export function createUnsubscribeRepository(db: Db) {
       return id;
     },
 
-    async settle(receiptId: string, ok: boolean, detail: string): Promise<void> {
+    async settle(receiptId: string, outcome: { ok: boolean; detail: string }): Promise<void> {
       await db
         .updateTable('unsubscribe_receipts')
-        .set({ ok: ok ? 1 : 0, pending: 0, detail: detail.slice(0, 1000) })
+        .set({ ok: outcome.ok ? 1 : 0, pending: 0, detail: outcome.detail.slice(0, 1000) })
         .where('id', '=', receiptId)
         .execute();
     },
@@ -126,13 +141,14 @@ export function createUnsubscribeRepository(db: Db) {
         .execute();
     },
 
-    async blockRule(mailboxId: string, address: string) {
-      return db
+    async blockRule(mailboxId: string, address: string): Promise<BlockRule | undefined> {
+      const row = await db
         .selectFrom('block_rules')
         .select(['provider_ref', 'created_at'])
         .where('mailbox_id', '=', mailboxId)
         .where('address', '=', address)
         .executeTakeFirst();
+      return row && { providerRef: row.provider_ref, createdAt: Number(row.created_at) };
     },
 
     async removeBlockRule(mailboxId: string, address: string): Promise<void> {
@@ -157,7 +173,7 @@ export function createUnsubscribeRepository(db: Db) {
       return rows.map((r) => r.provider_id);
     },
 
-    async trashedOf(mailboxId: string, address: string) {
+    async trashedOf(mailboxId: string, address: string): Promise<Array<{ id: string; origin: string }>> {
       return db
         .selectFrom('trashed_messages')
         .select(['trash_id as id', 'origin'])
@@ -252,16 +268,23 @@ export function createUnsubscribeRepository(db: Db) {
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { claimed: true, startedAt: now };
       const held = await this.flight(senderId);
       if (!held) return this.claimFlight(senderId, userId, now, leaseMs); // finished and removed meanwhile
-      if (held.lease_until === 0) return this.claimFlight(senderId, userId, now, leaseMs);
-      return { claimed: false, startedAt: held.started_at, leaseUntil: held.lease_until };
+      if (held.finished) return this.claimFlight(senderId, userId, now, leaseMs);
+      return { claimed: false, startedAt: held.startedAt, leaseUntil: held.leaseUntil };
     },
 
-    async flight(senderId: string) {
-      return db
+    async flight(senderId: string): Promise<Flight | undefined> {
+      const row = await db
         .selectFrom('unsubscribe_flights')
         .select(['started_at', 'lease_until', 'answer'])
         .where('sender_id', '=', senderId)
         .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        startedAt: Number(row.started_at),
+        leaseUntil: Number(row.lease_until),
+        finished: Number(row.lease_until) === 0,
+        answer: row.answer ? (JSON.parse(row.answer) as FlightAnswer) : null,
+      };
     },
 
     async renewFlight(senderId: string, startedAt: number, leaseUntil: number): Promise<void> {
@@ -285,17 +308,18 @@ export function createUnsubscribeRepository(db: Db) {
     },
 
     /** Runs whose lease ran out (their process died), or every unfinished run (`all`: a lone SQLite process). */
-    async abandonedFlights(now: number, all: boolean) {
+    async abandonedFlights(now: number, options: { all: boolean }): Promise<AbandonedFlight[]> {
       let query = db
         .selectFrom('unsubscribe_flights')
-        .select(['sender_id', 'user_id', 'started_at'])
+        .select(['sender_id', 'started_at'])
         .where('lease_until', '!=', 0);
-      if (!all) query = query.where('lease_until', '<', now);
-      return query.execute();
+      if (!options.all) query = query.where('lease_until', '<', now);
+      const rows = await query.execute();
+      return rows.map((r) => ({ senderId: r.sender_id, startedAt: Number(r.started_at) }));
     },
 
     /** Receipts of attempts that were started and never settled (the process died in between). */
-    async pendingReceipts(senderId: string) {
+    async pendingReceipts(senderId: string): Promise<PendingReceipt[]> {
       return db
         .selectFrom('unsubscribe_receipts')
         .select(['id', 'method', 'target', 'recipient'])

@@ -1,10 +1,23 @@
-import { HttpError } from '#server/lib/errors.js';
-import type { FlightAnswer, UnsubscribeRepository } from './repository.js';
+import {
+  ConflictError,
+  DomainError,
+  type DomainErrorKind,
+  ForbiddenError,
+  InvalidInputError,
+  NotAuthenticatedError,
+  NotFoundError,
+  PlanLimitError,
+  ReauthRequiredError,
+  TooManyAttemptsError,
+  UpstreamUnavailableError,
+} from '#server/lib/errors.js';
+import type { UnsubscribeRepository } from './repository.js';
+import type { FlightAnswer } from './sender.js';
 
 // One run per sender and operation, across every instance (docs/decisions.md "One unsubscribe run per
-// sender across instances"): a run holds the sender's row of unsubscribe_flights under a lease it renews;
-// callers of the same operation, on any instance, answer with the run's stored answer; a run whose
-// process died is reconciled from its pending receipts, never repeated blindly.
+// sender across instances"): a run holds the sender's row of unsubscribe_flights (its "flight") under a
+// lease it renews; callers of the same operation, on any instance, answer with the run's stored answer; a
+// run whose process died is reconciled from its pending receipts, never repeated blindly.
 
 /** What a run does to a sender; runs of one operation share an answer, different ones take turns. */
 export type Operation =
@@ -23,7 +36,7 @@ export const FLIGHT_MESSAGES = {
   failed: 'Something went wrong on our side. Please try again.',
 } as const;
 
-export interface FlightOptions {
+export interface SenderLockOptions {
   repo: UnsubscribeRepository;
   now: () => number;
   log?: { warn: (obj: object, msg: string) => void };
@@ -35,7 +48,29 @@ export interface FlightOptions {
   maxWaitMs?: number;
 }
 
-export function createFlights({ repo, now, log, ...options }: FlightOptions) {
+/** The refusal each stored kind is thrown again as, for a caller that waited on the run. */
+const REFUSALS: Record<
+  DomainErrorKind,
+  new (
+    message: string,
+    details?: Record<string, unknown>,
+  ) => DomainError
+> = {
+  'invalid-input': InvalidInputError,
+  'not-authenticated': NotAuthenticatedError,
+  'reauth-required': ReauthRequiredError,
+  forbidden: ForbiddenError,
+  'not-found': NotFoundError,
+  conflict: ConflictError,
+  'plan-limit': PlanLimitError,
+  'too-many-attempts': TooManyAttemptsError,
+  'upstream-unavailable': UpstreamUnavailableError,
+};
+
+/** A run that failed with an error of ours, as a caller that waited on it gets it (answered as our fault). */
+export class RunFailedError extends Error {}
+
+export function createSenderLock({ repo, now, log, ...options }: SenderLockOptions) {
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 100;
   const maxWaitMs = options.maxWaitMs ?? 120_000;
@@ -46,68 +81,82 @@ export function createFlights({ repo, now, log, ...options }: FlightOptions) {
    * One run of `op` per sender: calls for the same operation (a double click, on any instance) share its
    * answer; other operations on the sender (a Keep during an unsubscribe) wait their turn and run after.
    */
-  function single<T>(op: Operation, userId: string, senderId: string, task: () => Promise<T>): Promise<T> {
-    const key = `${op}:${userId}:${senderId}`;
+  function withSenderLock<T>(
+    op: Operation,
+    userId: string,
+    subscriptionId: string,
+    task: () => Promise<T>,
+  ): Promise<T> {
+    const key = `${op}:${userId}:${subscriptionId}`;
     const pending = running.get(key) as Promise<T> | undefined;
     if (pending) return pending;
-    const started = inFlight(op, userId, senderId, task).finally(() => running.delete(key));
+    const started = holdOrWait(op, userId, subscriptionId, task).finally(() => running.delete(key));
     running.set(key, started);
     return started;
   }
 
   /** Runs `task` holding the sender's flight, or answers what the run of `op` holding it answered. */
-  async function inFlight<T>(
+  async function holdOrWait<T>(
     op: Operation,
     userId: string,
-    senderId: string,
+    subscriptionId: string,
     task: () => Promise<T>,
   ): Promise<T> {
     const deadline = now() + maxWaitMs;
     for (;;) {
-      const claim = await repo.claimFlight(senderId, userId, now(), leaseMs);
-      if (claim.claimed) return runHolding(op, senderId, claim.startedAt, task);
-      if (now() > deadline) throw new HttpError(409, FLIGHT_MESSAGES.busy);
-      const waited = await waitForAnswer(op, senderId, claim.startedAt, deadline);
+      const claim = await repo.claimFlight(subscriptionId, userId, now(), leaseMs);
+      if (claim.claimed) return runHolding(op, subscriptionId, claim.startedAt, task);
+      if (now() > deadline) throw new ConflictError(FLIGHT_MESSAGES.busy);
+      const waited = await waitForAnswer(op, subscriptionId, claim.startedAt, deadline);
       if (waited.kind === 'answer') return replay<T>(waited.answer);
       // The run we waited on died without an answer (its lease ran out): settle what it left, try again.
-      if (waited.kind === 'abandoned') await reconcile(senderId, claim.startedAt);
+      if (waited.kind === 'abandoned') await reconcile(subscriptionId, claim.startedAt);
     }
   }
 
   async function runHolding<T>(
     op: Operation,
-    senderId: string,
+    subscriptionId: string,
     startedAt: number,
     task: () => Promise<T>,
   ): Promise<T> {
     const renew = setInterval(
       () => {
-        repo.renewFlight(senderId, startedAt, now() + leaseMs).catch((error: unknown) => {
-          log?.warn({ senderId, err: String(error) }, 'could not renew the unsubscribe lease');
+        repo.renewFlight(subscriptionId, startedAt, now() + leaseMs).catch((error: unknown) => {
+          log?.warn(
+            { senderId: subscriptionId, err: String(error) },
+            'could not renew the unsubscribe lease',
+          );
         });
       },
       Math.max(10, Math.floor(leaseMs / 3)),
     );
     renew.unref();
-    let answer: FlightAnswer = { op, ok: false, status: 500, message: FLIGHT_MESSAGES.failed, body: {} };
+    let answer: FlightAnswer = {
+      op,
+      ok: false,
+      kind: 'failed',
+      message: FLIGHT_MESSAGES.failed,
+      details: {},
+    };
     try {
       const value = await task();
       answer = { op, ok: true, value };
       return value;
     } catch (error) {
-      if (error instanceof HttpError) {
-        answer = { op, ok: false, status: error.statusCode, message: error.message, body: error.body };
+      if (error instanceof DomainError) {
+        answer = { op, ok: false, kind: error.kind, message: error.message, details: error.details };
       }
       throw error;
     } finally {
       clearInterval(renew);
-      await repo.finishFlight(senderId, startedAt, answer);
+      await repo.finishFlight(subscriptionId, startedAt, answer);
     }
   }
 
   async function waitForAnswer(
     op: Operation,
-    senderId: string,
+    subscriptionId: string,
     startedAt: number,
     deadline: number,
   ): Promise<
@@ -118,22 +167,23 @@ export function createFlights({ repo, now, log, ...options }: FlightOptions) {
     // Until the deadline: then the caller claims once more and gives up with FLIGHT_MESSAGES.busy.
     while (now() <= deadline) {
       await new Promise((r) => setTimeout(r, pollMs));
-      const flight = await repo.flight(senderId);
-      if (!flight || flight.started_at !== startedAt) return { kind: 'changed' };
-      if (flight.lease_until === 0 && flight.answer) {
-        const answer = JSON.parse(flight.answer) as FlightAnswer;
+      const flight = await repo.flight(subscriptionId);
+      if (!flight || flight.startedAt !== startedAt) return { kind: 'changed' };
+      if (flight.finished && flight.answer) {
+        const answer = flight.answer;
         // Another operation's answer is not ours: the sender is free now, so this one runs.
         if ('retry' in answer || answer.op !== op) return { kind: 'changed' };
         return { kind: 'answer', answer };
       }
-      if (flight.lease_until !== 0 && flight.lease_until < now()) return { kind: 'abandoned' };
+      if (!flight.finished && flight.leaseUntil < now()) return { kind: 'abandoned' };
     }
     return { kind: 'changed' };
   }
 
   function replay<T>(answer: Exclude<FlightAnswer, { retry: true }>): T {
     if (answer.ok) return answer.value as T;
-    throw new HttpError(answer.status, answer.message, answer.body);
+    if (answer.kind === 'failed') throw new RunFailedError(answer.message);
+    throw new REFUSALS[answer.kind](answer.message, answer.details);
   }
 
   /**
@@ -141,33 +191,32 @@ export function createFlights({ repo, now, log, ...options }: FlightOptions) {
    * sender, so it is recorded as made and never repeated — the verification flags the sender if its mail
    * keeps coming. A block or unblock cut short is recorded as failed; both are safe to run again.
    */
-  async function reconcile(senderId: string, startedAt: number): Promise<void> {
+  async function reconcile(subscriptionId: string, startedAt: number): Promise<void> {
     let reached = false;
-    for (const r of await repo.pendingReceipts(senderId)) {
+    for (const r of await repo.pendingReceipts(subscriptionId)) {
       const sent = r.method === 'one-click' || r.method === 'mailto';
       reached ||= sent;
-      await repo.settle(
-        r.id,
-        sent,
-        sent
+      await repo.settle(r.id, {
+        ok: sent,
+        detail: sent
           ? 'Interrupted after the request was started; it may have reached the sender, so it was not repeated.'
           : 'Interrupted before it finished; nothing is assumed done.',
-      );
+      });
     }
-    if (reached) await repo.markUnsubscribed(senderId, now());
+    if (reached) await repo.markUnsubscribed(subscriptionId, now());
     // Callers start over: the sender now answers from its receipts, or runs again where nothing went out.
-    await repo.finishFlight(senderId, startedAt, { retry: true });
+    await repo.finishFlight(subscriptionId, startedAt, { retry: true });
   }
 
   return {
-    single,
+    withSenderLock,
     /**
      * At start: settles the runs a stopped process left behind. `all`: every unfinished run is abandoned
      * (SQLite: this process is the only one); otherwise only those whose lease ran out.
      */
     async reconcileAbandoned(options: { all: boolean }): Promise<number> {
-      const flights = await repo.abandonedFlights(now(), options.all);
-      for (const f of flights) await reconcile(f.sender_id, f.started_at);
+      const flights = await repo.abandonedFlights(now(), options);
+      for (const f of flights) await reconcile(f.senderId, f.startedAt);
       return flights.length;
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStillSending, STILL_SENDING_GRACE_MS } from './service.js';
+import { isStillSending, STILL_SENDING_GRACE_MS } from './verification.js';
 
 describe('isStillSending (the 2-day grace after an unsubscribe)', () => {
   const at = Date.UTC(2026, 10, 1);

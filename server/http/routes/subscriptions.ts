@@ -13,7 +13,7 @@ import { API } from '#contract/routes.js';
 import { type MailboxesService, reauthUrl } from '#server/features/mailboxes/service.js';
 import type { SubscriptionsService } from '#server/features/subscriptions/service.js';
 import type { UnsubscribeService } from '#server/features/unsubscribe/service.js';
-import { HttpError } from '#server/lib/errors.js';
+import { ReauthRequiredError } from '#server/lib/errors.js';
 import { plainDataSerializer } from '../plugins/schemas.js';
 import type { PerUserRateLimit } from '../plugins/user-rate-limit.js';
 
@@ -26,8 +26,8 @@ export interface SubscriptionRouteOptions {
 
 // The lists and what the user does with a sender (registered under routes/signed-in.ts). Keep, Block and
 // the manual confirmation answer the updated subscription; Unsubscribe answers what was done. Their
-// refusals (401 with `redirectUrl`, 409 with `confirmBlock`, 502 with `offerBlock`) are HttpErrors whose
-// bodies errors.ts writes: only the 200 answers are declared here.
+// refusals (401 with `redirectUrl`, 409 with `confirmBlock`, 502 with `offerBlock`) are domain errors whose
+// answers plugins/errors.ts writes: only the 200 answers are declared here.
 export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions> = async (
   app,
   { mailboxes, subscriptions, unsubscribe, userRateLimit },
@@ -44,7 +44,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
       const { userId } = request.user;
       const reauth = await mailboxes.needingReauth(userId);
       if (reauth) {
-        throw new HttpError(401, `Please sign in to ${reauth.email} again.`, {
+        throw new ReauthRequiredError(`Please sign in to ${reauth.email} again.`, {
           redirectUrl: reauthUrl(reauth),
         });
       }
