@@ -18,9 +18,6 @@ import { createWebhooks, type WebhookAnswer, type WebhookDelivery } from './webh
 // (what is ended at Stripe before an account goes). This file says what each call does with billing off
 // (no Stripe keys): nothing is sold, and nothing is limited.
 
-export type { PaymentLinkRequest } from './checkout.js';
-export type { UnsubscribeAllowance } from './trial.js';
-
 export interface BillingDeps {
   /** null: billing is off. */
   settings: StripeSettings | null;
