@@ -1,7 +1,7 @@
 // Opens the Contact Us dialog from anywhere, optionally with a prefilled subject and message.
 import {
+  type ComponentType,
   createContext,
-  lazy,
   type ReactNode,
   Suspense,
   useCallback,
@@ -10,11 +10,6 @@ import {
   useMemo,
   useState,
 } from 'react';
-
-// The dialog (its form library and validation) loads when first opened, not with every page.
-const ContactDialog = lazy(() =>
-  import('../features/contact/ContactDialog').then((m) => ({ default: m.ContactDialog })),
-);
 
 export interface ContactPrefill {
   subject?: string;
@@ -28,7 +23,16 @@ const ContactContext = createContext<OpenContact | null>(null);
 /** The link target of every Contact Us link, so "open in new tab" still lands on the dialog. */
 const CONTACT_HASH = '#contact';
 
-export function ContactProvider({ children }: { children: ReactNode }) {
+/** The dialog itself, which the app passes in (features/contact), loaded when first opened. */
+export type ContactDialogComponent = ComponentType<{ prefill: ContactPrefill; onClose: () => void }>;
+
+export function ContactProvider({
+  children,
+  dialog: ContactDialog,
+}: {
+  children: ReactNode;
+  dialog: ContactDialogComponent;
+}) {
   const [prefill, setPrefill] = useState<ContactPrefill | null>(null);
   const open = useCallback<OpenContact>((next) => setPrefill(next ?? {}), []);
   const close = useCallback(() => setPrefill(null), []);

@@ -3,6 +3,7 @@
 // reused: it stays valid as long as the secret cookie it was made from. When the server refuses it
 // (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
 // retried once.
+import type { ZodType } from 'zod';
 import type { CsrfTokenResponse, ErrorBody } from '#contract/api.js';
 import { MESSAGES } from '#contract/messages.js';
 import { API } from '#contract/routes.js';
@@ -124,29 +125,36 @@ async function call(
   throw error;
 }
 
-async function request<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-): Promise<T> {
-  return (await readJson(await call(method, path, 'application/json', body, headers))) as T;
+const JSON_ANSWER = 'application/json';
+
+/** The answer, parsed with the contract's schema of it: what the server promised, or a thrown error. */
+async function parsed<T>(answer: ZodType<T>, response: Promise<Response>): Promise<T> {
+  return answer.parse(await readJson(await response));
 }
 
-/** A call answered with text (e.g. sanitized `text/html`); a failure still carries the JSON `{message}`. */
-async function requestText(method: string, path: string, body?: unknown): Promise<string> {
-  return (await call(method, path, 'text/html, text/plain;q=0.9, */*;q=0.1', body)).text();
-}
-
+/**
+ * The calls, each path from contract/routes.ts and each answer parsed with its schema from contract/api.ts
+ * (the features' api/ folders name them per endpoint).
+ */
 export const api = {
   /** `headers`: extra request headers (e.g. the analytics client id of the pricing calls). */
-  get: <T>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
-  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
-    request<T>('POST', path, body ?? {}, headers),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
-  delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
-  /** POST whose answer is read as text, not parsed as JSON. */
-  postText: (path: string, body?: unknown) => requestText('POST', path, body ?? {}),
+  get: <T>(path: string, answer: ZodType<T>, headers?: Record<string, string>) =>
+    parsed(answer, call('GET', path, JSON_ANSWER, undefined, headers)),
+  post: <T>(path: string, body: unknown, answer: ZodType<T>, headers?: Record<string, string>) =>
+    parsed(answer, call('POST', path, JSON_ANSWER, body ?? {}, headers)),
+  /** A call whose answer the screens do not read: it succeeds or throws. */
+  send: async (method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<void> => {
+    await call(method, path, JSON_ANSWER, method === 'DELETE' ? body : (body ?? {}));
+  },
+  /**
+   * A GET of the first page of every visit (the session status, the public configuration), not parsed:
+   * the schemas and their library load only with the screens that need them, never with the landing page.
+   */
+  getUnparsed: async <T>(path: string): Promise<T> =>
+    (await readJson(await call('GET', path, JSON_ANSWER))) as T,
+  /** POST whose answer is read as text (e.g. sanitized `text/html`); a failure still carries `{message}`. */
+  postText: async (path: string, body?: unknown) =>
+    (await call('POST', path, 'text/html, text/plain;q=0.9, */*;q=0.1', body ?? {})).text(),
 };
 
 /** The server's message of a failed call, or the screen's default when it gave none. */

@@ -1,13 +1,10 @@
 // Live updates (docs/product.md §4, docs/ARCHITECTURE.md): one socket.io connection to the same origin, authenticated by
-// the session cookie, open while the signed-in area is. The events change the query cache here, in
-// one place (useLiveUpdates); the screens only read the cache.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+// the session cookie, open while the signed-in area is. The events change the query cache in one place
+// (app/live-updates.ts); the screens only read the cache.
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { Subscription } from '#contract/api.js';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/events.js';
-import { addLiveSubscription } from '../features/subscriptions/queries';
-import { queryKeys } from './query-keys';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ScanProgress = Parameters<ServerToClientEvents['scan-progress']>[0];
@@ -76,56 +73,4 @@ export function useLive(handlers: LiveHandlers): void {
       release();
     };
   }, []);
-}
-
-/** What the live events say about the scans: one running (and how far), as of `at` (ms). */
-export interface LiveScan {
-  scanning: boolean;
-  progress: ScanProgress | null;
-  /** When an event last said so; 0 before any. */
-  at: number;
-}
-
-const NO_SCAN: LiveScan = { scanning: false, progress: null, at: 0 };
-
-/** The scan state the live events reported (see useLiveUpdates). */
-export function useLiveScan(): LiveScan {
-  // Client state kept in the cache next to the lists: never fetched, only written by the events.
-  const { data } = useQuery({
-    queryKey: queryKeys.scan,
-    queryFn: () => NO_SCAN,
-    initialData: NO_SCAN,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return data;
-}
-
-/** Applies the live events to the query cache; mounted once, by the signed-in area. */
-export function useLiveUpdates(): void {
-  const queryClient = useQueryClient();
-  const setScan = (scan: Omit<LiveScan, 'at'>) =>
-    queryClient.setQueryData<LiveScan>(queryKeys.scan, { ...scan, at: Date.now() });
-  const refreshLists = () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptionLists });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.emailAccounts });
-  };
-  useLive({
-    // Events sent before this connection were missed: catch up.
-    connect: refreshLists,
-    // A scan starting changes the mailbox's status badge (set before the event is sent).
-    'loading-new-subscriptions': () => {
-      setScan({
-        scanning: true,
-        progress: queryClient.getQueryData<LiveScan>(queryKeys.scan)?.progress ?? null,
-      });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.emailAccounts });
-    },
-    'new-subscription': (item) => addLiveSubscription(queryClient, item),
-    'scan-progress': (progress) => setScan({ scanning: true, progress }),
-    // Counts may have changed; another mailbox may still be scanning (the accounts tell).
-    'all-subscriptions-sent': () => {
-      setScan({ scanning: false, progress: null });
-      refreshLists();
-    },
-  });
 }

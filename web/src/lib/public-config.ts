@@ -1,9 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PublicConfig } from '#contract/api.js';
-import { getPublicConfig } from '../api/calls';
-import { queryKeys } from './query-keys';
+import { API } from '#contract/routes.js';
+import { api } from './api-client';
 
 export type PublicConfigState = { status: 'loading' } | { status: 'ready'; config: PublicConfig | null };
+
+/** The public configuration (GET /get-public-config), asked by the first page of every visit. */
+export const getPublicConfig = () => api.getUnparsed<PublicConfig>(API.publicConfig);
+
+const PUBLIC_CONFIG_KEY = ['public-config'] as const;
 
 /**
  * The public configuration; `config` is null when it could not be fetched. It changes only with a
@@ -12,7 +17,7 @@ export type PublicConfigState = { status: 'loading' } | { status: 'ready'; confi
  */
 export function usePublicConfig(): PublicConfigState {
   const query = useQuery({
-    queryKey: queryKeys.publicConfig,
+    queryKey: PUBLIC_CONFIG_KEY,
     queryFn: getPublicConfig,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-client';
 import { createQueryClient, globalNavigation } from './query-client';
-import { queryKeys } from './query-keys';
+import { SIGNIN_STATUS_KEY } from './query-keys';
 
 describe('the global failure rule', () => {
   it('sends a 403 to sign-in and a 402 to pricing; anything else stays with the screen', () => {
@@ -37,10 +37,10 @@ describe('the global failure rule', () => {
 
   it('records a lost session as signed out', async () => {
     const client = createQueryClient({ onSessionLost: () => {}, onPlanRequired: () => {} });
-    client.setQueryData(queryKeys.signinStatus, true);
+    client.setQueryData(SIGNIN_STATUS_KEY, true);
     await client
       .fetchQuery({ queryKey: ['q'], queryFn: () => Promise.reject(new ApiError(403, 'gone')) })
       .catch(() => {});
-    expect(client.getQueryData(queryKeys.signinStatus)).toBe(false);
+    expect(client.getQueryData(SIGNIN_STATUS_KEY)).toBe(false);
   });
 });

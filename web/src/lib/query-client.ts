@@ -4,7 +4,7 @@
 // re-authentication) goes there. What else a failure means stays with the screen (alerts, banners).
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, isStatus, redirectUrlOf } from './api-client';
-import { queryKeys } from './query-keys';
+import { SIGNIN_STATUS_KEY } from './query-keys';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -48,7 +48,7 @@ export function createQueryClient({ onSessionLost, onPlanRequired }: Handlers): 
     if (to === 'signin') {
       // The session is gone: the cached status says so too, or the sign-in page (which sends signed-in
       // visitors to the app) and the app's session gate would send the visitor back and forth.
-      client.setQueryData(queryKeys.signinStatus, false);
+      client.setQueryData(SIGNIN_STATUS_KEY, false);
       onSessionLost();
     }
     if (to === 'pricing') onPlanRequired();

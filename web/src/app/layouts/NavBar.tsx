@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
 import { ContactLink } from '../../components/contact';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 
 /** Site nav bar (docs/product.md §2 Navigation). */
 export function NavBar() {

@@ -2,11 +2,11 @@ import { forwardRef, useId, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { logOut } from '../../api/calls';
 import { ContactLink } from '../../components/contact';
-import { useSession } from '../../features/auth/session';
-import { useHasSubscription } from '../../features/billing/queries';
+import { logOut } from '../../features/auth';
+import { useHasSubscription } from '../../features/billing';
 import { wasAlerted } from '../../lib/api-client';
+import { useSession } from '../../lib/session';
 
 const REVIEW_PATH = '/genie/uncategorized';
 

@@ -2,28 +2,27 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AnalyticsConsentWhenNeeded } from '../../components/AnalyticsConsentWhenNeeded';
 import { Loading } from '../../components/Loading';
+import { RequireSession } from '../../components/RequireSession';
 import { ScrollRestoration } from '../../components/ScrollRestoration';
 import { MAIN_ID, SkipLink } from '../../components/SkipLink';
 import { ToastProvider } from '../../components/Toasts';
-import { AddressBanner } from '../../features/auth/AddressBanner';
-import { takeReturnPath } from '../../features/auth/returnPath';
-import { RequireSession } from '../../features/auth/session';
-import { useLiveUpdates } from '../../lib/live';
+import { AddressBanner, takeReturnPath } from '../../features/auth';
 import { useRouteTitle } from '../../lib/title';
+import { useLiveUpdates } from '../live-updates';
 import { Sidebar } from './Sidebar';
 
-const SIDEBAR_ID = 'genie-sidebar';
+const SIDEBAR_ID = 'signed-in-sidebar';
 
 /** The signed-in area: session gate, sidebar (behind a hamburger at ≤768px) and the screen. */
-export default function GenieLayout() {
+export default function SignedInLayout() {
   return (
     <RequireSession>
-      <GenieShell />
+      <SignedInShell />
     </RequireSession>
   );
 }
 
-function GenieShell() {
+function SignedInShell() {
   useRouteTitle();
   const [menuOpen, setMenuOpen] = useState(false);
   const sidebarRef = useRef<HTMLElement>(null);
@@ -65,9 +64,9 @@ function GenieShell() {
   }, [menuOpen]);
 
   return (
-    <div className="genie">
+    <div className="signed-in">
       <SkipLink />
-      <header className="genie-topbar">
+      <header className="signed-in-topbar">
         <button
           ref={buttonRef}
           type="button"
@@ -81,10 +80,10 @@ function GenieShell() {
           <span aria-hidden="true" />
           <span aria-hidden="true" />
         </button>
-        <span className="genie-topbar-brand">Inbox Genie</span>
+        <span className="signed-in-topbar-brand">Inbox Genie</span>
       </header>
       <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
-      <main className="genie-main" id={MAIN_ID} tabIndex={-1}>
+      <main className="signed-in-main" id={MAIN_ID} tabIndex={-1}>
         <ToastProvider>
           <AddressBanner />
           <Suspense fallback={<Loading />}>

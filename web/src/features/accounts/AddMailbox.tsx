@@ -18,7 +18,6 @@ import {
   validateAddMailbox,
   validateImapServer,
 } from '#contract/validation.js';
-import { addMailbox } from '../../api/calls';
 import {
   AuthCard,
   ErrorBanner,
@@ -28,9 +27,10 @@ import {
   useSubmit,
 } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
+import { RequireSession } from '../../components/RequireSession';
 import { isStatus } from '../../lib/api-client';
 import { useGoTo } from '../../lib/navigation';
-import { RequireSession } from '../auth/session';
+import { addMailbox } from './api/add-mailbox';
 
 // The heading, the help link, the address rule and the server fields of each provider are its row in
 // contract/providers.ts.

@@ -1,6 +1,6 @@
 import Card from 'react-bootstrap/Card';
 import { ProviderPicker } from '../../components/ProviderPicker';
-import { RequireSession } from '../auth/session';
+import { RequireSession } from '../../components/RequireSession';
 
 const STEPS = [
   { title: 'Connect', text: 'Pick your email provider and give Inbox Genie access to your mailbox.' },

@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { getEmailStatus, resendVerification } from '../../api/calls';
-import { queryKeys } from '../../lib/query-keys';
 import { ADDRESS_NOTICES, type AddressNoticeId, addressNotice } from './addressNotice';
+import { EMAIL_STATUS_KEY, useEmailStatus, useResendVerification } from './api/email-verification';
 
 /**
  * The signed-in area's line about the account's address (docs/decisions.md, "Who owns an address"): what a
@@ -15,8 +14,8 @@ export function AddressBanner() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<AddressNoticeId | null>(null);
-  const status = useQuery({ queryKey: queryKeys.emailStatus, queryFn: getEmailStatus, staleTime: 60_000 });
-  const resend = useMutation({ mutationFn: resendVerification });
+  const status = useEmailStatus();
+  const resend = useResendVerification();
 
   const arriving = addressNotice(location.search);
   useEffect(() => {
@@ -30,7 +29,7 @@ export function AddressBanner() {
       { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
       { replace: true },
     );
-    void queryClient.invalidateQueries({ queryKey: queryKeys.emailStatus });
+    void queryClient.invalidateQueries({ queryKey: EMAIL_STATUS_KEY });
   }, [arriving, location.pathname, location.search, location.hash, navigate, queryClient]);
 
   const shown = notice ?? arriving;

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { appPasswordProviderFor } from '#contract/providers.js';
 import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateSignup } from '#contract/validation.js';
-import { signUp } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { track } from '../../lib/analytics';
+import { signUp } from './api/sign-up';
 import { SignedOutOnly } from './SignedOutOnly';
 import { useSignedIn } from './useSignedIn';
 

@@ -3,10 +3,10 @@ import { Link, useNavigate } from 'react-router';
 import { forgotPasswordBodySchema } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { SCREEN_ERRORS } from '#contract/validation.js';
-import { forgotPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useSchemaForm } from '../../components/formSchema';
 import { track } from '../../lib/analytics';
+import { forgotPassword } from './api/reset-password';
 
 /** /reset-password (docs/product.md §2 Forgot password screen). */
 export default function ForgotPassword() {

@@ -4,11 +4,11 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateReset } from '#contract/validation.js';
-import { resetPassword } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { noticeState } from '../../components/notice';
 import { track } from '../../lib/analytics';
+import { resetPassword } from './api/reset-password';
 
 /** /reset-password/confirm?token= (docs/product.md §2 Reset screen). */
 export default function ResetConfirm() {

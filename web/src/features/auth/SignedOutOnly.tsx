@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { Loading } from '../../components/Loading';
+import { useSession } from '../../lib/session';
 import { signedInDestination } from './returnPath';
-import { useSession } from './session';
 
 /**
  * The sign-in and sign-up screens: a visitor who is already signed in goes to the app (or `?next=`)

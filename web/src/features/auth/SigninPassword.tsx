@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { signinBodySchema } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { SCREEN_ERRORS } from '#contract/validation.js';
-import { signIn } from '../../api/calls';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
 import { useSchemaForm } from '../../components/formSchema';
 import { track } from '../../lib/analytics';
+import { signIn } from './api/sign-in';
 import { SignedOutOnly } from './SignedOutOnly';
 import { useSignedIn } from './useSignedIn';
 

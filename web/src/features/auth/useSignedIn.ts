@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useGoTo } from '../../lib/navigation';
+import { useSession } from '../../lib/session';
 import { takeReturnPath } from './returnPath';
-import { useSession } from './session';
 
 /**
  * After sign-up or sign-in: learn the new session, then go back where the visitor came from (returnPath.ts),

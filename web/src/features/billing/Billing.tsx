@@ -7,7 +7,10 @@ import { useSearchParams } from 'react-router';
 import type { BillingState } from '#contract/api.js';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { queryKeys } from '../../lib/query-keys';
+import { useBilling } from './api/billing-state';
+import { usePrices } from './api/prices';
+import { useBillingPortal, useCheckout } from './api/stripe-links';
+import { SUBSCRIPTION_STATUS_KEY } from './api/subscription-status';
 import { PlanCards, type PlanId } from './PlanCards';
 import {
   type CheckoutReturn,
@@ -18,7 +21,6 @@ import {
   premiumName,
   usageLines,
 } from './plans';
-import { useBilling, useBillingPortal, useCheckout, usePrices } from './queries';
 
 const PAID_PLANS: readonly PlanId[] = ['month', 'year'];
 
@@ -50,7 +52,7 @@ function useCheckoutReturn(): { result: CheckoutReturn; startedAt: number | null
   // Back from Stripe the plan may have changed: the sidebar's status is asked again (the Billing state
   // is fetched as the screen opens).
   useEffect(() => {
-    if (result) void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptionStatus });
+    if (result) void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
   }, [result, queryClient]);
   return { result, startedAt, dismiss: () => setResult(null) };
 }
@@ -75,7 +77,7 @@ export default function Billing() {
   // Premium arrived (after a pending payment, or the portal's changes): the sidebar follows.
   const plan = state?.plan;
   useEffect(() => {
-    if (plan) void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptionStatus });
+    if (plan) void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
   }, [plan, queryClient]);
 
   let banner: { variant: string; text: string } | null = null;

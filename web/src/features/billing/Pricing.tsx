@@ -5,11 +5,13 @@ import { Link, useNavigate } from 'react-router';
 import { BILLING_MESSAGES } from '#contract/billing.js';
 import { SCREENS } from '#contract/routes.js';
 import { usePublicConfig } from '../../lib/public-config';
-import { signupReturningTo } from '../auth/returnPath';
-import { useSession } from '../auth/session';
-import '../marketing/marketing.css';
+import { useSession } from '../../lib/session';
+import { signupReturningTo } from '../auth';
+import '../../styles/marketing.css';
+import { usePrices } from './api/prices';
+import { useCheckout } from './api/stripe-links';
+import { useHasSubscription } from './api/subscription-status';
 import { PlanCards, type PlanId } from './PlanCards';
-import { useCheckout, useHasSubscription, usePrices } from './queries';
 
 const PLANS: readonly PlanId[] = ['free', 'month', 'year'];
 

@@ -12,7 +12,7 @@ import {
   searchForPageIndex,
 } from './blogPages';
 import './blog.css';
-import { useBlogPosts } from './queries';
+import { useBlogPosts } from './api/posts';
 
 // react-paginate ships one UMD file whose module.exports is `{ default: Component, __esModule }`; the
 // production bundler hands that object to a default import, so the component is taken from it.

@@ -3,13 +3,13 @@ import { BLOG_ID_PATTERN } from '#contract/api.js';
 import { NOT_FOUND_TITLE } from '#contract/pages.js';
 import { SCREENS } from '#contract/routes.js';
 import { Loading } from '../../components/Loading';
+import NotFound from '../../components/NotFound';
 import { isStatus } from '../../lib/api-client';
 import { useScreenTitle } from '../../lib/title';
-import NotFound from '../marketing/NotFound';
 import { formatBlogDate } from './blogPages';
 import './blog.css';
+import { useBlogPost } from './api/posts';
 import { PostBody } from './PostBody';
-import { useBlogPost } from './queries';
 
 /**
  * /blogDetails/:id: one post. An id no post can have, or one the server does not know (404), is the

@@ -6,10 +6,10 @@ import Modal from 'react-bootstrap/Modal';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { ALERTS, type ContactInput, contactFieldErrors } from '#contract/validation.js';
-import { sendEmail } from '../../api/calls';
 import type { ContactPrefill } from '../../components/contact';
 import { useSchemaForm } from '../../components/formSchema';
 import { messageOf } from '../../lib/api-client';
+import { sendEmail } from './api/send-email';
 
 const SEND_FAILED = 'Failed to send the message. Please try again.';
 

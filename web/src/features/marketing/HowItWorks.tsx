@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Card, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
-import './marketing.css';
+import '../../styles/marketing.css';
 
 interface Step {
   id: string;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import './marketing.css';
+import '../../styles/marketing.css';
 
 type IconName =
   | 'search'

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Col, Container, Row } from 'react-bootstrap';
-import './marketing.css';
+import '../../styles/marketing.css';
 
 export interface PolicySection {
   id: string;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Card } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
-import './marketing.css';
+import '../../styles/marketing.css';
 import { PolicyPage, type PolicySection } from './PolicyPage';
 
 const GOOGLE_USER_DATA_POLICY = 'https://developers.google.com/terms/api-services-user-data-policy';

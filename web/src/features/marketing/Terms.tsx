@@ -1,7 +1,7 @@
 import { Card, Col, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
-import './marketing.css';
+import '../../styles/marketing.css';
 import { PolicyPage, type PolicySection } from './PolicyPage';
 
 const SECTIONS: PolicySection[] = [

@@ -11,8 +11,8 @@ import { Loading } from '../../components/Loading';
 import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/PageHeader';
 import { wasAlerted } from '../../lib/api-client';
-import { useSession } from '../auth/session';
-import { useDeleteAccount, useSettingsScreen, useUpdateSettings } from './queries';
+import { useSession } from '../../lib/session';
+import { useDeleteAccount, useSettingsScreen, useUpdateSettings } from './api/settings';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },

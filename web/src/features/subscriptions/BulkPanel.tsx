@@ -14,9 +14,9 @@ import {
   type SubscriptionsResponse,
 } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
-import { getSubscriptions } from '../../api/calls';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToasts } from '../../components/Toasts';
+import { getSubscriptions } from './api/subscription-list';
 import {
   BULK_ACTION_LABELS,
   BULK_CONFIRM_FROM,

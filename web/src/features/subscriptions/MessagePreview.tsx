@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { SubscriptionMessage } from '#contract/api.js';
-import { getMessagePreview } from '../../api/calls';
+import { getMessagePreview } from './api/message-preview';
 import { isEmptyPreview, PREVIEW_NOT_FOUND, previewFailure } from './previewAnswer';
 
 interface MessagePreviewProps {

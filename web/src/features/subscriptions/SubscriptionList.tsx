@@ -21,11 +21,11 @@ import { ErrorState } from '../../components/ErrorState';
 import { PageHeader } from '../../components/PageHeader';
 import { useToasts } from '../../components/Toasts';
 import { isStatus, messageOf, redirectUrlOf, wasAlerted } from '../../lib/api-client';
-import { useLiveScan } from '../../lib/live';
 import { usePublicConfig } from '../../lib/public-config';
-import { useEmailAccounts } from '../accounts/queries';
+import { useEmailAccounts } from '../accounts';
+import { useLiveScan } from './api/live-scan';
+import { useSubscriptionList } from './api/subscription-list';
 import type { CategoryView } from './categories';
-import { useSubscriptionList } from './queries';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
@@ -311,7 +311,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
           size="sm"
           variant="outline-danger"
           disabled={busyRows.has(item.id)}
-          onClick={() => void unsubscribe(item, moveToTrash)}
+          onClick={() => void unsubscribe(item, { moveToTrash })}
         >
           Unsubscribe<span className="visually-hidden"> {item.address}</span>
         </Button>

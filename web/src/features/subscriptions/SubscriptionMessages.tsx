@@ -1,6 +1,6 @@
 import Spinner from 'react-bootstrap/Spinner';
+import { useSubscriptionMessages } from './api/subscription-messages';
 import { MessagePreview } from './MessagePreview';
-import { useSubscriptionMessages } from './queries';
 import { formatDate } from './SubscriptionRow';
 
 /** The messages of one sender, newest first, each with Read (its preview); fetched when first shown. */

@@ -12,10 +12,10 @@ import type {
   Subscription,
   SubscriptionCategory,
 } from '#contract/api.js';
-import { getBulkStatus, startBulkAction } from '../../api/calls';
 import { useLive } from '../../lib/live';
-import { queryKeys } from '../../lib/query-keys';
-import { applyAction } from './queries';
+import { getBulkStatus, startBulkAction } from './api/bulk-action';
+import { subscriptionKeys } from './api/keys';
+import { applyAction } from './api/subscription-list';
 
 /** Outcomes after which the sender has left the list the action started from. */
 const LEAVES_LIST: ReadonlySet<BulkOutcome> = new Set(['one-click', 'mailto', 'blocked', 'kept']);
@@ -70,7 +70,7 @@ export function useBulkAction(category: SubscriptionCategory) {
       });
       if (isDone && !current.finished) {
         // Counts and other lists (kept, unsubscribed) changed: fetch them again.
-        void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptionLists });
+        void queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists });
       }
     },
     [category, queryClient, update],

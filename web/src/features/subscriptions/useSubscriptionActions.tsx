@@ -10,7 +10,8 @@ import { ALERTS } from '#contract/validation.js';
 import { useToasts } from '../../components/Toasts';
 import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../lib/api-client';
 import { useGoTo } from '../../lib/navigation';
-import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings/queries';
+import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../settings';
+import { type ActionOptions, useSubscriptionMutations } from './api/row-actions';
 import {
   blockedText,
   keptText,
@@ -22,7 +23,6 @@ import {
   unblockedText,
   unsubscribedText,
 } from './feedback';
-import { useSubscriptionMutations } from './mutations';
 import type { FlowDialog as Dialog, FlowHandlers } from './UnsubscribeDialogs';
 import {
   type AfterOpen,
@@ -49,7 +49,7 @@ export interface SubscriptionActions {
   busyRows: ReadonlyMap<string, string | null>;
   keep: (item: Subscription) => Promise<void>;
   /** `moveToTrash`: also move the sender's existing mail to the trash once unsubscribed. */
-  unsubscribe: (item: Subscription, moveToTrash?: boolean) => Promise<void>;
+  unsubscribe: (item: Subscription, options?: { moveToTrash?: boolean }) => Promise<void>;
   /** POST /manual-unsubscribe: the user opened the sender's page and it worked; true once saved. */
   confirmManual: (item: Subscription) => Promise<boolean>;
   /** A failed call of the screen's own (a bulk action's start): the alert, sign-in or pricing it leads to. */
@@ -171,7 +171,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     }
   }
 
-  async function block(item: Subscription, confirmBlock = false): Promise<void> {
+  async function block(item: Subscription, { confirmBlock = false }: ActionOptions = {}): Promise<void> {
     if (busyNow.current.has(item.id)) return;
     try {
       const updated = await busyWhile(item, 'block', () => calls.block.mutateAsync({ item, confirmBlock }));
@@ -214,7 +214,10 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     });
   }
 
-  async function unsubscribe(item: Subscription, moveToTrash = false, confirmBlock = false) {
+  async function unsubscribe(
+    item: Subscription,
+    { moveToTrash = false, confirmBlock = false }: ActionOptions = {},
+  ) {
     if (busyNow.current.has(item.id)) return;
     let result: UnsubscribeResult;
     let alerts: SettingsUpdate;
@@ -290,8 +293,9 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     },
     confirmBlock: (shown) => {
       close();
-      if (shown.via === 'unsubscribe') void unsubscribe(shown.item, shown.moveToTrash, true);
-      else void block(shown.item, true);
+      if (shown.via === 'unsubscribe')
+        void unsubscribe(shown.item, { moveToTrash: shown.moveToTrash, confirmBlock: true });
+      else void block(shown.item, { confirmBlock: true });
     },
     confirmYes: (item, dontRemind) => {
       if (dontRemind) void dismissReminder('after');
@@ -313,7 +317,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   return {
     busyRows,
     keep,
-    unsubscribe: (item, moveToTrash) => unsubscribe(item, moveToTrash),
+    unsubscribe: (item, { moveToTrash } = {}) => unsubscribe(item, { moveToTrash }),
     block: (item) => block(item),
     confirmManual,
     askReauth,

@@ -1,10 +1,23 @@
 // The connected mailboxes (GET /get-email-accounts) in the query cache, read by the Email Accounts
 // screen and the subscription lists (scan state, whether rows name their mailbox).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailAccount } from '#contract/api.js';
+import { type EmailAccount, emailAccountsResponseSchema } from '#contract/api.js';
+import { API } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { deleteEmailAccount, getEmailAccounts } from '../../api/calls';
-import { queryKeys } from '../../lib/query-keys';
+import { api } from '../../../lib/api-client';
+import { USER_KEY } from '../../../lib/query-keys';
+import { subscriptionKeys } from '../../subscriptions';
+
+export const getEmailAccounts = () => api.get(API.emailAccounts, emailAccountsResponseSchema);
+export const deleteEmailAccount = (email: string) => api.send('DELETE', API.deleteEmailAccount, { email });
+
+export const EMAIL_ACCOUNTS_KEY = [...USER_KEY, 'email-accounts'] as const;
+
+export const emailAccountsQueryOptions = () => ({
+  queryKey: EMAIL_ACCOUNTS_KEY,
+  queryFn: async () => (await getEmailAccounts()).data,
+  meta: { errorMessage: ALERTS.fetchEmailAccountsFailed },
+});
 
 export interface EmailAccounts {
   /** null until the first answer, and while the fetch failed (never an empty list for a failure). */
@@ -17,11 +30,7 @@ export interface EmailAccounts {
 }
 
 export function useEmailAccounts(): EmailAccounts {
-  const query = useQuery({
-    queryKey: queryKeys.emailAccounts,
-    queryFn: async () => (await getEmailAccounts())?.data ?? [],
-    meta: { errorMessage: ALERTS.fetchEmailAccountsFailed },
-  });
+  const query = useQuery(emailAccountsQueryOptions());
   return {
     accounts: query.data ?? null,
     failed: query.isError && query.data === undefined,
@@ -36,11 +45,11 @@ export function useRemoveEmailAccount() {
   return useMutation({
     mutationFn: (email: string) => deleteEmailAccount(email),
     onSuccess: (_answer, email) => {
-      queryClient.setQueryData<EmailAccount[]>(queryKeys.emailAccounts, (accounts) =>
+      queryClient.setQueryData<EmailAccount[]>(EMAIL_ACCOUNTS_KEY, (accounts) =>
         accounts?.filter((account) => account.email !== email),
       );
       // Its subscriptions are gone with it: the lists load afresh when next opened.
-      queryClient.removeQueries({ queryKey: queryKeys.subscriptionLists });
+      queryClient.removeQueries({ queryKey: subscriptionKeys.lists });
     },
   });
 }

@@ -1,11 +1,11 @@
 // The user's settings (GET /get-settings, PUT /update-settings) in the query cache, shared by the
 // Settings screen and the unsubscribe flow (whose dialogs follow the two alert switches).
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings } from '#contract/api.js';
+import { type Settings, settingsSchema } from '#contract/api.js';
+import { API } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { deleteAccount, getSettings, updateSettings } from '../../api/calls';
-import { wasAlerted } from '../../lib/api-client';
-import { queryKeys } from '../../lib/query-keys';
+import { api, wasAlerted } from '../../../lib/api-client';
+import { USER_KEY } from '../../../lib/query-keys';
 
 /** docs/product.md §3: both alerts default to on, also when the settings cannot be fetched. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -14,8 +14,14 @@ export const DEFAULT_SETTINGS: Settings = {
   autoBlockStillSending: false,
 };
 
+export const getSettings = () => api.get(API.getSettings, settingsSchema);
+export const updateSettings = (settings: Settings) => api.send('PUT', API.updateSettings, settings);
+export const deleteAccount = () => api.send('DELETE', API.deleteAccount);
+
+const SETTINGS_KEY = [...USER_KEY, 'settings'] as const;
+
 const settingsQuery = {
-  queryKey: queryKeys.settings,
+  queryKey: SETTINGS_KEY,
   queryFn: getSettings,
   meta: { errorMessage: ALERTS.fetchSettingsFailed },
 };
@@ -57,14 +63,14 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: (next: Settings) => updateSettings(next),
     onMutate: async (next) => {
-      await queryClient.cancelQueries({ queryKey: queryKeys.settings });
-      const previous = queryClient.getQueryData<Settings>(queryKeys.settings);
-      queryClient.setQueryData(queryKeys.settings, next);
+      await queryClient.cancelQueries({ queryKey: SETTINGS_KEY });
+      const previous = queryClient.getQueryData<Settings>(SETTINGS_KEY);
+      queryClient.setQueryData(SETTINGS_KEY, next);
       return { previous };
     },
     onError: (error, _next, context) => {
       // Before any answer (the fetch failed) the screen showed the defaults: back to those.
-      queryClient.setQueryData(queryKeys.settings, context?.previous ?? DEFAULT_SETTINGS);
+      queryClient.setQueryData(SETTINGS_KEY, context?.previous ?? DEFAULT_SETTINGS);
       console.warn(ALERTS.updateSettingsFailed, error);
       if (!wasAlerted(error)) window.alert(ALERTS.updateSettingsFailed);
     },

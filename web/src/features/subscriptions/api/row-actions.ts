@@ -1,25 +1,66 @@
-// The row actions as mutations (docs/product.md §4 Keep, Unsubscribe flow, Block): each success writes its answer
-// into the cached lists (queries.ts applyAction). Failures are the flow's to answer
+// The row actions, their calls and mutations (docs/product.md §4 Keep, Unsubscribe flow, Block): each success
+// writes its answer into the cached lists (subscription-list.ts applyAction). Failures are the flow's to answer
 // (useSubscriptionActions.tsx), except a 403, which the query client answers for all.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Subscription, SubscriptionCategory } from '#contract/api.js';
 import {
-  blockSubscription,
-  keepSubscription,
-  manualUnsubscribe,
-  reviewSubscription,
-  unblockSubscription,
-  unsubscribe as unsubscribeCall,
-} from '../../api/calls';
-import { queryKeys } from '../../lib/query-keys';
-import { applyAction } from './queries';
+  type Subscription,
+  type SubscriptionCategory,
+  subscriptionSchema,
+  unsubscribeResultSchema,
+} from '#contract/api.js';
+import { API } from '#contract/routes.js';
+import { api } from '../../../lib/api-client';
+import { subscriptionKeys } from './keys';
+import { applyAction } from './subscription-list';
 
-interface WithConfirm {
-  item: Subscription;
+/** What an unsubscribe or a block may carry besides the sender. */
+export interface ActionOptions {
   /** The user agreed that a block also trashes mail without list headers (after a 409). */
   confirmBlock?: boolean;
-  /** Unsubscribe only: also move the sender's existing mail to the trash. */
+  /** Unsubscribe only: also move the sender's existing mail to the trash once unsubscribed. */
   moveToTrash?: boolean;
+}
+
+const ref = (subscriptionId: string) => ({ subscriptionId });
+
+/** Keeps a sender (POST /keep-subscription); answers the updated item. */
+export const keepSubscription = (subscriptionId: string) =>
+  api.post(API.keepSubscription, ref(subscriptionId), subscriptionSchema);
+
+/** Unsubscribes from a sender (POST /unsubscribe); the answer says what comes next (unsubscribeFlow.ts). */
+export const unsubscribe = (subscriptionId: string, { confirmBlock, moveToTrash }: ActionOptions = {}) =>
+  api.post(
+    API.unsubscribe,
+    {
+      ...ref(subscriptionId),
+      ...(confirmBlock ? { confirmBlock } : {}),
+      ...(moveToTrash ? { moveToTrash } : {}),
+    },
+    unsubscribeResultSchema,
+  );
+
+/** Undoes a Keep: the sender goes back to the review list; answers the updated item. */
+export const reviewSubscription = (subscriptionId: string) =>
+  api.post(API.reviewSubscription, ref(subscriptionId), subscriptionSchema);
+
+/** Undoes a Block: the rule goes and the mail it trashed moves back (`restoredFromTrash`). */
+export const unblockSubscription = (subscriptionId: string) =>
+  api.post(API.unblockSubscription, ref(subscriptionId), subscriptionSchema);
+
+/** Confirms a manual unsubscribe (the user opened the sender's page); answers the updated item. */
+export const manualUnsubscribe = (subscriptionId: string) =>
+  api.post(API.manualUnsubscribe, ref(subscriptionId), subscriptionSchema);
+
+/** Blocks a sender (still sending, or its unsubscribe mail could not be sent); answers the updated item. */
+export const blockSubscription = (subscriptionId: string, { confirmBlock }: ActionOptions = {}) =>
+  api.post(
+    API.blockSubscription,
+    { ...ref(subscriptionId), ...(confirmBlock ? { confirmBlock } : {}) },
+    subscriptionSchema,
+  );
+
+interface WithOptions extends ActionOptions {
+  item: Subscription;
 }
 
 /** An undo: `item` as the action left it (its category is the list it is in now). */
@@ -40,7 +81,7 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
   });
   const block = useMutation({
     mutationKey: ['block-subscription'],
-    mutationFn: ({ item, confirmBlock = false }: WithConfirm) => blockSubscription(item.id, confirmBlock),
+    mutationFn: ({ item, ...options }: WithOptions) => blockSubscription(item.id, options),
     onSuccess: (updated, { item }) => moved(item, updated),
   });
   const manual = useMutation({
@@ -49,10 +90,9 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
     onSuccess: (updated, item) => moved(item, updated),
   });
   // Its answer says what comes next (unsubscribeFlow.ts); the item leaves the list by `removed`.
-  const unsubscribe = useMutation({
+  const unsubscribeMutation = useMutation({
     mutationKey: ['unsubscribe'],
-    mutationFn: ({ item, confirmBlock = false, moveToTrash = false }: WithConfirm) =>
-      unsubscribeCall(item.id, confirmBlock, moveToTrash),
+    mutationFn: ({ item, ...options }: WithOptions) => unsubscribe(item.id, options),
   });
   // Undo of a Keep and of a Block: the item leaves the list the action had put it in and goes back to
   // its own, which is fetched again when it is not all loaded (its place may be on a page not yet
@@ -60,7 +100,7 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
   const undone = (item: Subscription, updated: Subscription) => {
     applyAction(queryClient, item.category, item.id, updated);
     if (updated.category !== item.category) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptions(updated.category) });
+      void queryClient.invalidateQueries({ queryKey: subscriptionKeys.list(updated.category) });
     }
   };
   const review = useMutation({
@@ -78,7 +118,7 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
     keep,
     block,
     manualUnsubscribe: manual,
-    unsubscribe,
+    unsubscribe: unsubscribeMutation,
     review,
     unblock,
     /** The unsubscribe succeeded (one click, or blocked and trashed): the item leaves the list. */

@@ -1,17 +1,36 @@
 // The subscription lists in the query cache (docs/product.md §2 Subscription list screen, §4 Live updates): one
 // paged query per category, order and search; the live events and the row actions write into every cached
-// one of a category (live.ts, mutations.ts).
-import { type InfiniteData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type {
-  Subscription,
-  SubscriptionCategory,
-  SubscriptionMessage,
-  SubscriptionSort,
-  SubscriptionsResponse,
+// one of a category (app/live-updates.ts, row-actions.ts).
+import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  type Subscription,
+  type SubscriptionCategory,
+  type SubscriptionSort,
+  type SubscriptionsResponse,
+  subscriptionsResponseSchema,
 } from '#contract/api.js';
-import { getSubscriptionMessages, getSubscriptions } from '../../api/calls';
-import { queryKeys } from '../../lib/query-keys';
-import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from './subscriptionList';
+import { API } from '#contract/routes.js';
+import { api } from '../../../lib/api-client';
+import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from '../subscriptionList';
+import { subscriptionKeys } from './keys';
+
+export interface SubscriptionsPageQuery {
+  sort?: SubscriptionSort;
+  /** Matches the sender's name or address; empty: every sender. */
+  q?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** One category's list (GET /get-subscriptions); with `limit`, one page of it (`nextCursor` leads to the next, `total` counts all). */
+export const getSubscriptions = (category: SubscriptionCategory, page: SubscriptionsPageQuery = {}) => {
+  const params = new URLSearchParams({ category });
+  if (page.sort) params.set('sort', page.sort);
+  if (page.q?.trim()) params.set('q', page.q.trim());
+  if (page.limit) params.set('limit', String(page.limit));
+  if (page.cursor) params.set('cursor', page.cursor);
+  return api.get(`${API.subscriptions}?${params}`, subscriptionsResponseSchema);
+};
 
 /** Senders per page as the list scrolls. */
 export const PAGE_SIZE = 50;
@@ -34,9 +53,8 @@ async function fetchPage(
   arrivingDuringFetch.add(arrived);
   try {
     const answer = await getSubscriptions(category, { sort, q, limit: PAGE_SIZE, cursor });
-    const data = answer?.data ?? [];
-    if (answer?.nextCursor) return { ...answer, data };
-    return { ...answer, data: mergeLiveSubscriptions(data, arrived, category) };
+    if (answer.nextCursor) return answer;
+    return { ...answer, data: mergeLiveSubscriptions(answer.data, arrived, category) };
   } finally {
     arrivingDuringFetch.delete(arrived);
   }
@@ -45,7 +63,7 @@ async function fetchPage(
 /** The list of one category in one order and for one search, a page at a time. */
 export function useSubscriptionList(category: SubscriptionCategory, sort: SubscriptionSort, q: string) {
   return useInfiniteQuery({
-    queryKey: queryKeys.subscriptionPages(category, sort, q),
+    queryKey: subscriptionKeys.pages(category, sort, q),
     queryFn: ({ pageParam }) => fetchPage(category, sort, q, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? null,
@@ -53,26 +71,6 @@ export function useSubscriptionList(category: SubscriptionCategory, sort: Subscr
     placeholderData: (previous) => previous,
     meta: { errorMessage: 'Failed to fetch subscriptions...', reauthDialog: true },
   });
-}
-
-/**
- * The messages of one sender, fetched when its row is first expanded.
- * docs/product.md §8: a failed fetch is only logged; the next expand tries again.
- */
-export function useSubscriptionMessages(
-  id: string,
-  expanded: boolean,
-): { messages: SubscriptionMessage[] | null; loading: boolean } {
-  const query = useQuery({
-    queryKey: queryKeys.subscriptionMessages(id),
-    queryFn: async () => (await getSubscriptionMessages(id))?.data ?? [],
-    enabled: expanded,
-    // Fetched once per row on screen (collapse and expand again reuse it), dropped with the row.
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-    meta: { errorMessage: 'Failed to fetch messages...' },
-  });
-  return { messages: query.data ?? null, loading: query.isFetching };
 }
 
 /** The query key's search (its last part). */
@@ -88,7 +86,7 @@ function updateLists(
   change: (pages: SubscriptionsResponse[], q: string) => SubscriptionsResponse[],
 ): void {
   for (const [queryKey, data] of queryClient.getQueriesData<Pages>({
-    queryKey: queryKeys.subscriptions(category),
+    queryKey: subscriptionKeys.list(category),
   })) {
     if (!data?.pages) continue;
     const pages = change(data.pages, searchOf(queryKey));
@@ -123,7 +121,7 @@ export function applyAction(
     );
   }
   void queryClient.invalidateQueries({
-    queryKey: queryKeys.subscriptionLists,
+    queryKey: subscriptionKeys.lists,
     predicate: (query) => query.state.fetchStatus === 'fetching',
   });
 }

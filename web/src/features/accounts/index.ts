@@ -1,0 +1,2 @@
+// What the other features and the app's shell use of the mailboxes; the rest stays inside.
+export { EMAIL_ACCOUNTS_KEY, type EmailAccounts, useEmailAccounts } from './api/email-accounts';
