@@ -1,15 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
 import { insertRows, preparedQueries } from '#server/db/prepared.js';
-import type { Sender } from '#server/mail/headers/detect.js';
-import type { MessageHeaders, ReadStateChange, SyncState } from '#server/mail/provider.js';
-import { listSenderSql, tallyBatch } from './aggregate.js';
+import type { MessagesTable } from '#server/db/schema.js';
+import type { ReadStateChange, SyncState } from '#server/mail/provider.js';
+import { listSenderSql, type SenderTally } from './aggregate.js';
 
-// SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A batch's tallies and
-// the checkpoint after it are written in one transaction, so a scan killed between batches
-// resumes with nothing lost and nothing counted twice. Senders are written with one multi-row
-// upsert per chunk (not one statement per sender): on PostgreSQL every statement is a round trip.
+// SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A
+// batch's tallies (made by batch.ts) and the checkpoint after it are written in one transaction, so a
+// scan killed between batches resumes with nothing lost and nothing counted twice. Senders are written
+// with one multi-row upsert per chunk (not one statement per sender): on PostgreSQL every statement is
+// a round trip.
+
+/** A batch as the scan hands it to be written (scans/batch.ts). */
+export interface NewBatch {
+  /** Provider ids of the messages counted for the first time. */
+  counted: readonly string[];
+  /** Those messages tallied by sender. */
+  tallies: readonly SenderTally[];
+  /** Read-state changes of messages already referenced, the last of an id winning. */
+  readStates: ReadonlyArray<ReadStateChange>;
+  /** The adapter's checkpoint after the batch. */
+  state: SyncState;
+}
 
 export interface BatchResult {
   /** Ids of senders that became subscriptions with this batch (for the live event). A sender can also
@@ -52,30 +65,42 @@ export const RECENT_WINDOW_MS = 90 * 86_400_000;
 export function createScansRepository(db: Db) {
   const prepared = preparedQueries(db);
   return {
+    /** Which of these provider ids the mailbox has counted before (a resumed batch, a folder read afresh). */
+    async countedAlready(mailboxId: string, providerIds: readonly string[]): Promise<Set<string>> {
+      const counted = new Set<string>();
+      for (let i = 0; i < providerIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('scanned_messages')
+          .select('provider_id')
+          .where('mailbox_id', '=', mailboxId)
+          .where('provider_id', 'in', providerIds.slice(i, i + 500))
+          .execute();
+        for (const r of rows) counted.add(r.provider_id);
+      }
+      return counted;
+    },
+
     /**
-     * Counts the batch's messages not counted before (by provider id), folds them into senders and
-     * message references, applies the batch's read-state changes, and stores the checkpoint, in one
-     * transaction.
+     * Writes one batch in one transaction: its read-state changes, the ids of the messages it counts for
+     * the first time, their tallies folded into senders and message references, and the checkpoint. The
+     * ids must not have been counted yet (see countedAlready; one run at a time works on a mailbox): when
+     * one was, the transaction is undone and nothing is counted twice.
      */
-    async commitBatch(
+    async writeBatch(
       mailbox: { id: string; userId: string },
-      messages: ReadonlyArray<MessageHeaders>,
-      state: SyncState,
+      batch: NewBatch,
       now: number,
-      fromCache?: Map<string, Sender | null>,
-      flags: ReadonlyArray<ReadStateChange> = [],
     ): Promise<BatchResult> {
       const newSubscriptionIds: string[] = [];
       await db.transaction().execute(async (trx) => {
-        // Flag changes first: a message of this batch that also has one gets its state from its own
+        // Read states first: a message of this batch that also has a change gets its state from its own
         // fetch below, which is at least as recent.
-        await applyReadStates(trx, mailbox.id, flags);
-        const fresh = new Set<string>();
+        await applyReadStates(trx, mailbox.id, batch.readStates);
         const counted = await insertRows(
           prepared,
           trx,
           'scanned_messages',
-          messages.map((m) => ({ mailbox_id: mailbox.id, provider_id: m.id })),
+          batch.counted.map((id) => ({ mailbox_id: mailbox.id, provider_id: id })),
           512,
           (rows) =>
             trx
@@ -84,19 +109,10 @@ export function createScansRepository(db: Db) {
               .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
               .returning('provider_id'),
         );
-        for (const r of counted.rows) fresh.add(r.provider_id);
-        // A message handed out again (a folder read afresh after Graph's 410 or a lost Gmail history, a
-        // resumed batch) is not counted again, but brings its current read state to its reference.
-        const again: ReadStateChange[] = [];
-        for (const m of messages) {
-          if (!fresh.has(m.id) && typeof m.seen === 'boolean') again.push({ id: m.id, seen: m.seen });
+        if (new Set(counted.rows.map((r) => r.provider_id)).size !== new Set(batch.counted).size) {
+          throw new Error(`Messages of mailbox ${mailbox.id} were counted by another run during this batch`);
         }
-        await applyReadStates(trx, mailbox.id, again);
-        const tallies = tallyBatch(
-          messages.filter((m) => fresh.has(m.id)),
-          fromCache,
-        );
-        const list = [...tallies.values()];
+        const list = batch.tallies;
         // Which senders were subscriptions before this batch, to tell which ones it turns into one.
         const wasSubscription = new Set<string>();
         for (let i = 0; i < list.length; i += 500) {
@@ -166,15 +182,7 @@ export function createScansRepository(db: Db) {
         for (const r of upserted.rows)
           idOf.set(r.address, { id: r.id, isSubscription: Number(r.is_subscription) });
 
-        const refs: Array<{
-          mailbox_id: string;
-          provider_id: string;
-          sender_id: string;
-          folder: string;
-          subject: string;
-          date: number | null;
-          seen: number | null;
-        }> = [];
+        const refs: Selectable<MessagesTable>[] = [];
         for (const tally of list) {
           const row = idOf.get(tally.address);
           if (row?.isSubscription !== 1) continue;
@@ -225,7 +233,7 @@ export function createScansRepository(db: Db) {
         }
         await trx
           .updateTable('mailboxes')
-          .set({ sync_state: JSON.stringify(state), last_error: null })
+          .set({ sync_state: JSON.stringify(batch.state), last_error: null })
           .where('id', '=', mailbox.id)
           .execute();
       });

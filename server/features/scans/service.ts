@@ -5,9 +5,10 @@ import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError } from '#server/mail/provider.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
+import { commitBatch } from './batch.js';
 
 // Scanning a mailbox (docs/ARCHITECTURE.md, Flow 2): the adapter pages through headers newest first; each batch
-// is tallied by sender and committed with its checkpoint; after each commit the new subscriptions
+// is tallied by sender and committed with its checkpoint (batch.ts); after each commit the new subscriptions
 // are pushed live. The first run is a full scan (resumable); later runs fetch only new mail.
 
 export interface ScansDeps {
@@ -54,7 +55,8 @@ export function createScansService({
         // The adapter fetches the next batch while this one commits (the mail server and the database
         // work at once).
         for await (const batch of readAhead(batches)) {
-          const { newSubscriptionIds } = await repo.commitBatch(
+          const { newSubscriptionIds } = await commitBatch(
+            repo,
             { id: mailboxId, userId },
             batch.messages,
             batch.state,

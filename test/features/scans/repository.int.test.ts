@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitBatch } from '#server/features/scans/batch.js';
 import { createScansRepository } from '#server/features/scans/repository.js';
 import { headerFieldsFromPairs } from '#server/mail/headers/headers.js';
 import type { MessageHeaders } from '#server/mail/provider.js';
@@ -40,7 +41,8 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
   it('adds counts across batches, keeps the newest name and links, and reports new subscriptions once', async () => {
     const repo = createScansRepository(t.db);
     const mailbox = { id: 'm1', userId: 'u1' };
-    const first = await repo.commitBatch(
+    const first = await commitBatch(
+      repo,
       mailbox,
       [
         msg('a1', 500, {
@@ -52,7 +54,8 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
       { step: 1 },
       1,
     );
-    const second = await repo.commitBatch(
+    const second = await commitBatch(
+      repo,
       mailbox,
       [
         msg('a2', 100, { From: 'Old Name <news@x.example>', 'List-Unsubscribe': '<https://x.example/old>' }),
@@ -154,7 +157,7 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
         })),
       );
       if (b === 2) messages.push({ ...messages[0]!, id: 'r0' });
-      await repo.commitBatch(mailbox, messages, { b }, now);
+      await commitBatch(repo, mailbox, messages, { b }, now);
       const running = await counts();
       await repo.refreshSenderStats('m-rates', now);
       expect(running, `after batch ${b}`).toEqual(await counts());
@@ -179,7 +182,7 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
     const mailbox = { id: 'm-ref', userId: 'u1' };
     const now = 1_000 * 86_400_000;
     const list = { From: 'a@ref.example', 'List-Id': '<a.ref.example>' };
-    await repo.commitBatch(mailbox, [{ ...msg('x1', now, list), seen: false }], { b: 0 }, now);
+    await commitBatch(repo, mailbox, [{ ...msg('x1', now, list), seen: false }], { b: 0 }, now);
     const sender = await t.db
       .selectFrom('senders')
       .select('id')
@@ -198,7 +201,8 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
         seen: 1,
       })
       .execute();
-    await repo.commitBatch(
+    await commitBatch(
+      repo,
       mailbox,
       [
         { ...msg('x2', now, list), seen: false },
@@ -253,8 +257,8 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
 
     it('personal mail first, then one spoofed list message: never listed', async () => {
       const mb = await mailbox();
-      await repo().commitBatch(mb, ['p1', 'p2', 'p3', 'p4'].map(personal), { s: 1 }, 1);
-      const result = await repo().commitBatch(mb, [spoofed('s1')], { s: 2 }, 2);
+      await commitBatch(repo(), mb, ['p1', 'p2', 'p3', 'p4'].map(personal), { s: 1 }, 1);
+      const result = await commitBatch(repo(), mb, [spoofed('s1')], { s: 2 }, 2);
       expect(result.newSubscriptionIds).toEqual([]);
       expect(await sender(mb.id)).toMatchObject({
         message_count: 5,
@@ -265,18 +269,18 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
 
     it('the spoofed message first: listed as a new list, unlisted when the personal mail arrives', async () => {
       const mb = await mailbox();
-      const first = await repo().commitBatch(mb, [spoofed('s1')], { s: 1 }, 1);
+      const first = await commitBatch(repo(), mb, [spoofed('s1')], { s: 1 }, 1);
       const listed = await sender(mb.id);
       expect(first.newSubscriptionIds).toEqual([listed.id]);
       expect(listed).toMatchObject({ message_count: 1, list_message_count: 1, is_subscription: 1 });
-      await repo().commitBatch(mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
+      await commitBatch(repo(), mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
       expect(await sender(mb.id)).toMatchObject({
         message_count: 3,
         list_message_count: 1,
         is_subscription: 0,
       });
       // A second list message makes it a list that also sends personal notes.
-      const third = await repo().commitBatch(mb, [spoofed('s2')], { s: 3 }, 3);
+      const third = await commitBatch(repo(), mb, [spoofed('s2')], { s: 3 }, 3);
       expect(third.newSubscriptionIds).toEqual([listed.id]);
       expect(await sender(mb.id)).toMatchObject({
         message_count: 4,
@@ -287,9 +291,9 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
 
     it('keeps a sender the user acted on listed when personal mail arrives', async () => {
       const mb = await mailbox();
-      await repo().commitBatch(mb, [spoofed('s1')], { s: 1 }, 1);
+      await commitBatch(repo(), mb, [spoofed('s1')], { s: 1 }, 1);
       await t.db.updateTable('senders').set({ category: 'kept' }).where('mailbox_id', '=', mb.id).execute();
-      await repo().commitBatch(mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
+      await commitBatch(repo(), mb, ['p1', 'p2'].map(personal), { s: 2 }, 2);
       expect(await sender(mb.id)).toMatchObject({
         message_count: 3,
         list_message_count: 1,
@@ -299,8 +303,8 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
 
     it('counts a replayed message once in both counts', async () => {
       const mb = await mailbox();
-      await repo().commitBatch(mb, [spoofed('s1'), personal('p1')], { s: 1 }, 1);
-      await repo().commitBatch(mb, [spoofed('s1'), personal('p1'), spoofed('s2')], { s: 2 }, 2);
+      await commitBatch(repo(), mb, [spoofed('s1'), personal('p1')], { s: 1 }, 1);
+      await commitBatch(repo(), mb, [spoofed('s1'), personal('p1'), spoofed('s2')], { s: 2 }, 2);
       expect(await sender(mb.id)).toMatchObject({
         message_count: 3,
         list_message_count: 2,
