@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 
 // A mailbox that logs in proves the account's address when it is that address at the provider's own
 // server; a server the user typed proves nothing (anyone can run one that takes any password).
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 describe.each(DIALECTS)('proving the address with a mailbox on %s', (dialect) => {
   let t: TestApp;

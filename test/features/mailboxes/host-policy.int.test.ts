@@ -6,8 +6,8 @@ import { parseHostList } from '#server/lib/address-policy.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { MailHostForbiddenError } from '#server/mail/imap/connection.js';
 import { createProviderFactory } from '#server/mail/index.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
@@ -42,13 +42,7 @@ async function trap(port: number): Promise<{ connections: number; close(): Promi
   });
 }
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 describe.each(DIALECTS)('a custom IMAP host on %s', (dialect) => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { openClient } from '#server/mail/imap/connection.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 
@@ -11,13 +11,7 @@ import { freePort } from '#test/helpers/net.js';
 
 const NOT_FOUND = 'Preview not found, please check your email for the message';
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 const overrides = () => dovecot.yahooOverrides();
 

@@ -5,20 +5,15 @@ import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { createProviderFactory } from '#server/mail/index.js';
 import { MailConnectionError, type MailProvider } from '#server/mail/provider.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, encodeMailboxName, startDovecot } from '#test/helpers/dovecot.js';
+import { encodeMailboxName } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Connecting a Yahoo mailbox (hosts overridden to a real Dovecot) and scanning it end to end
 // through the HTTP API, on SQLite and PostgreSQL.
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 const overrides = () => dovecot.yahooOverrides();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // What one sender can do to the list through a real scan (issue 7): a forged From with list headers
@@ -9,13 +9,7 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 // unsubscribe URIs (item 10). A Yahoo mailbox, hosts overridden to a real Dovecot, on SQLite and
 // PostgreSQL.
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 const overrides = () => dovecot.yahooOverrides();
 

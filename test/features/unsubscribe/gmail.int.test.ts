@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
+import { allIds, header } from '#test/fixtures/gmail.js';
 import { consentWithGoogle, googleSignInEnv } from '#test/fixtures/oauth.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
@@ -17,21 +18,6 @@ const emu = withGoogleEmulator();
 const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 
 const consent = (authorizeUrl: string, email: string) => consentWithGoogle(emu, authorizeUrl, email);
-
-/** Every id matching a query, trash and spam included. */
-async function allIds(client: GmailClient, q: string): Promise<string[]> {
-  const ids: string[] = [];
-  let pageToken: string | null = null;
-  do {
-    const page = await client.listMessages({ q, pageToken, includeSpamTrash: true });
-    ids.push(...page.ids);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  return ids;
-}
-
-const header = (m: { payload?: { headers?: Array<{ name: string; value: string }> } } | null, name: string) =>
-  m?.payload?.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
 
 describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { DIALECTS, type TestApp } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
@@ -10,13 +10,7 @@ import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 // trashes nothing; Keep lifts a block; a block that would trash mail without list headers asks first.
 // A Yahoo mailbox on a real Dovecot, its SMTP on a local peer; observed there and in the mailbox.
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 describe.each(DIALECTS)('unsubscribe safety on %s', (dialect) => {
   const open: YahooUser[] = [];

@@ -1,17 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { createGmailProvider } from '#server/mail/gmail/adapter.js';
-import { GmailClient } from '#server/mail/gmail/client.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
 import type { TrashedMessage } from '#server/mail/provider.js';
+import { newGmailMailbox } from '#test/fixtures/gmail.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
-import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
+import { type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
+import { type FakeMessageInput, startGraphFake } from '#test/helpers/graph-fake.js';
 import { newGraphMailbox } from '#test/helpers/graph-user.js';
-import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
@@ -19,23 +18,11 @@ import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 // Unsubscribe: through the API on a real Dovecot, and the adapters' restore from the trash on the Gmail
 // emulator and the Graph fake. Messages the user deleted from the trash meanwhile are skipped and counted.
 
-let dovecot: Dovecot;
-let sender: HttpsSender;
-let emu: GoogleEmulator;
-let graph: GraphFake;
-beforeAll(async () => {
-  [dovecot, sender, emu, graph] = await Promise.all([
-    startDovecot(),
-    startHttpsSender(),
-    startGoogleEmulator(),
-    startGraphFake(),
-  ]);
-});
-afterAll(async () => {
-  await graph?.close();
-  await emu?.stop();
-  await sender?.close();
-  await dovecot?.stop();
+const { dovecot, sender, emu, graph } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  sender: () => startHttpsSender(),
+  emu: () => startGoogleEmulator(),
+  graph: () => startGraphFake(),
 });
 
 /** Expunges the first message of a folder, as a user emptying part of the trash would. */
@@ -235,26 +222,9 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
   });
 });
 
-/** A new Gmail user on the emulator: the product's adapter for it, and a client that looks on its own. */
-async function gmailMailbox(label: string) {
-  const { email, refreshToken } = await emu.addUser(`${label}-${randomBytes(4).toString('hex')}@gmail.test`);
-  const common = {
-    refreshToken,
-    clientId: emu.clientId,
-    clientSecret: emu.clientSecret,
-    baseUrl: emu.baseUrl,
-  };
-  return {
-    email,
-    refreshToken,
-    provider: createGmailProvider({ email, ...common, pace: false }),
-    observer: new GmailClient({ ...common, pace: false }),
-  };
-}
-
 describe('restore from the trash on Gmail (emulator)', () => {
   it('puts inbox mail back in the inbox, archived mail back in the archive, and skips what was deleted', async () => {
-    const { email, refreshToken, provider, observer } = await gmailMailbox('undo');
+    const { email, refreshToken, provider, observer } = await newGmailMailbox(emu, 'undo');
     let clock = Date.UTC(2025, 0, 1);
     const spec = (labels: string[]): MessageSpec => {
       clock += 60_000;
@@ -311,7 +281,7 @@ describe('restore from the trash on Gmail (emulator)', () => {
 
 describe("restore of the mail a provider's block rule trashed later", () => {
   it('Gmail: the filter trashed what arrived after the block; undo brings that back to the inbox too', async () => {
-    const { email, provider, observer } = await gmailMailbox('rule');
+    const { email, provider, observer } = await newGmailMailbox(emu, 'rule');
     const at = (ms: number): MessageSpec => ({
       from: 'Deals <deals@rule.example>',
       subject: 'Deal',

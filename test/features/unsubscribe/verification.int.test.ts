@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Verification after an unsubscribe (issue 4, beyond the spec): mail from an unsubscribed sender
 // dated more than 2 days after the unsubscribe marks it "still sending"; Block (or the auto-block
 // setting) then trashes its mail. A Yahoo mailbox on a real Dovecot.
 
-let dovecot: Dovecot;
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
-afterAll(async () => {
-  await dovecot?.stop();
-});
+const dovecot = withDovecot();
 
 describe.each(DIALECTS)('senders still sending on %s', (dialect) => {
   const open: TestApp[] = [];

@@ -1,23 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGmailProvider, type GmailProvider } from '#server/mail/gmail/adapter.js';
+import { describe, expect, it } from 'vitest';
+import type { GmailProvider } from '#server/mail/gmail/adapter.js';
 import { GmailApiError } from '#server/mail/gmail/api.js';
-import { GmailClient } from '#server/mail/gmail/client.js';
+import type { GmailClient } from '#server/mail/gmail/client.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
-import { type GoogleEmulator, type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
+import { allIds, header, newGmailMailbox } from '#test/fixtures/gmail.js';
+import { withGoogleEmulator } from '#test/fixtures/peers.js';
+import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine's mailbox actions for Gmail (issue 4) against @emulators/google: the mailto request
 // through messages.send, block = settings.filters.create + batchModify of the sender's existing mail.
 
-let emu: GoogleEmulator;
-
-beforeAll(async () => {
-  emu = await startGoogleEmulator();
-});
-
-afterAll(async () => {
-  await emu?.stop();
-});
+const emu = withGoogleEmulator();
 
 interface Mailbox {
   email: string;
@@ -30,26 +23,13 @@ interface Mailbox {
 }
 
 async function newMailbox(label: string): Promise<Mailbox> {
-  const { email, refreshToken } = await emu.addUser(`${label}-${randomBytes(4).toString('hex')}@gmail.test`);
   const calls: string[] = [];
   const counting: typeof fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
     return fetch(input, init);
   };
-  const common = {
-    refreshToken,
-    clientId: emu.clientId,
-    clientSecret: emu.clientSecret,
-    baseUrl: emu.baseUrl,
-  };
-  return {
-    email,
-    refreshToken,
-    provider: createGmailProvider({ email, ...common, fetchImpl: counting, pace: false }),
-    observer: new GmailClient({ ...common, pace: false }),
-    calls,
-  };
+  return { ...(await newGmailMailbox(emu, label, counting)), calls };
 }
 
 let clock = Date.UTC(2025, 0, 1);
@@ -60,25 +40,10 @@ function specs(from: string, count: number, extra: Partial<MessageSpec> = {}): M
   });
 }
 
-/** Every id matching a query, trash and spam included. */
-async function allIds(client: GmailClient, q: string): Promise<string[]> {
-  const ids: string[] = [];
-  let pageToken: string | null = null;
-  do {
-    const page = await client.listMessages({ q, pageToken, includeSpamTrash: true });
-    ids.push(...page.ids);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  return ids;
-}
-
 async function labelsOf(client: GmailClient, ids: string[]): Promise<string[][]> {
   const got = await client.getMetadata(ids, ['From']);
   return ids.map((id) => [...(got.get(id)?.labelIds ?? [])].sort());
 }
-
-const header = (m: { payload?: { headers?: Array<{ name: string; value: string }> } } | null, name: string) =>
-  m?.payload?.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
 
 describe('send (the mailto request) with messages.send', () => {
   it('sends from the user with the mailto’s To, Subject and body, filed under SENT', async () => {

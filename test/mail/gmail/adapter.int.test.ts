@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type SenderTally, tallyBatch } from '#server/features/scans/aggregate.js';
 import {
   createGmailProvider,
@@ -15,24 +15,12 @@ import {
   type MessageHeaders,
   type SyncState,
 } from '#server/mail/provider.js';
-import {
-  type GoogleEmulator,
-  type MessageSpec,
-  type SeededMessage,
-  startGoogleEmulator,
-} from '#test/helpers/google-emulator.js';
+import { withGoogleEmulator } from '#test/fixtures/peers.js';
+import type { MessageSpec, SeededMessage } from '#test/helpers/google-emulator.js';
 
 // The Gmail adapter against @emulators/google (patched to be faithful, see the helper), one user per test.
 
-let emu: GoogleEmulator;
-
-beforeAll(async () => {
-  emu = await startGoogleEmulator();
-});
-
-afterAll(async () => {
-  await emu?.stop();
-});
+const emu = withGoogleEmulator();
 
 interface Mailbox {
   email: string;

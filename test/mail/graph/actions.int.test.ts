@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GraphClient, microsoftBaseUrls } from '#server/mail/graph/client.js';
 import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
-import {
-  type FakeMailbox,
-  type FakeMessageInput,
-  type GraphFake,
-  startGraphFake,
-} from '#test/helpers/graph-fake.js';
+import { withGraphFake } from '#test/fixtures/peers.js';
+import type { FakeMailbox, FakeMessageInput } from '#test/helpers/graph-fake.js';
 import { newGraphMailbox } from '#test/helpers/graph-user.js';
 
 // The unsubscribe engine's mailbox actions for Outlook (issue 4) against the Graph fake written from
 // Microsoft's documentation: sendMail, message move to Deleted Items, and an Inbox message rule.
 
-let fake: GraphFake;
-
-beforeAll(async () => {
-  fake = await startGraphFake();
-});
-
-afterAll(async () => {
-  await fake?.close();
-});
+const fake = withGraphFake();
 
 const newMailbox = (label: string) =>
   newGraphMailbox(fake, label, { retry: { attempts: 3, backoffMs: 10, maxWaitMs: 50 } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { microsoftBaseUrls } from '#server/mail/graph/client.js';
 import { detectSubscription } from '#server/mail/headers/detect.js';
 import {
@@ -8,21 +8,14 @@ import {
   type MessageHeaders,
   type SyncState,
 } from '#server/mail/provider.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { withGraphFake } from '#test/fixtures/peers.js';
+import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 import { type GraphTestMailbox, newGraphMailbox } from '#test/helpers/graph-user.js';
 
 // The Outlook adapter against a fake of Microsoft Graph and the identity platform written from their
 // documentation (test/helpers/graph-fake.ts): one fake for the file, one mailbox per test.
 
-let fake: GraphFake;
-
-beforeAll(async () => {
-  fake = await startGraphFake();
-});
-
-afterAll(async () => {
-  await fake?.close();
-});
+const fake = withGraphFake();
 
 interface TestMailbox extends GraphTestMailbox {
   inbox: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '#server/lib/crypto.js';
 import { parseMailto } from '#server/mail/headers/mailto.js';
 import { createProviderFactory } from '#server/mail/index.js';
@@ -10,7 +10,7 @@ import {
   type MailProvider,
   MailSendUnavailableError,
 } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { type ImapProxy, startImapProxy } from '#test/helpers/imap-proxy.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
@@ -20,14 +20,10 @@ import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 // The unsubscribe engine's mailbox actions for app-password mailboxes (issue 4): the mailto request sent
 // through SMTP (a local smtp-server peer) and block + trash on a real Dovecot.
 
-let dovecot: Dovecot;
+const dovecot = withDovecot();
 const providers: MailProvider[] = [];
 const peers: SmtpPeer[] = [];
 const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
 
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((p) => p.close()));
@@ -41,10 +37,6 @@ async function withoutMoveProxy(): Promise<ImapProxy> {
   cleanups.push(proxy.close);
   return proxy;
 }
-
-afterAll(async () => {
-  await dovecot?.stop();
-});
 
 const newUser = (label: string) => newImapUser(dovecot, label, providers);
 

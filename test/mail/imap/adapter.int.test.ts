@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { ImapFlow } from 'imapflow';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { terminateScanThread } from '#server/mail/imap/scan-thread.js';
 import {
   type HeaderBatch,
@@ -10,30 +10,22 @@ import {
   SCAN_HEADER_FIELDS,
   type SyncState,
 } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { startImapProxy } from '#test/helpers/imap-proxy.js';
 import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
 
 // The IMAP adapter against a real Dovecot (docs/decisions.md, test tiers): one server for the file, one user per test. Logins
 // that fail live in imap-verify.int.test.ts: Dovecot slows every later login from the same address.
 
-let dovecot: Dovecot;
+const dovecot = withDovecot();
 const providers: MailProvider[] = [];
 const servers: Server[] = [];
 const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
 
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((p) => p.close()));
   await Promise.all(servers.splice(0).map((s) => closeServer(s)));
   await Promise.all(cleanups.splice(0).map((c) => c()));
-});
-
-afterAll(async () => {
-  await dovecot?.stop();
 });
 
 const CAFE = 'Newsletters/Café';

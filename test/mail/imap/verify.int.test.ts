@@ -1,28 +1,20 @@
 import { createServer, type Server } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ImapProviderOptions } from '#server/mail/imap/adapter.js';
 import { MailAuthError, MailConnectionError, type MailProvider } from '#server/mail/provider.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { withDovecot } from '#test/fixtures/peers.js';
 import { newImapUser } from '#test/helpers/imap-user.js';
 
 // verify() against a real Dovecot. A file of its own: after a refused login Dovecot delays every later
 // login from 127.0.0.1 by seconds, which would slow the scan tests down.
 
-let dovecot: Dovecot;
+const dovecot = withDovecot();
 const servers: Server[] = [];
 const providers: MailProvider[] = [];
-
-beforeAll(async () => {
-  dovecot = await startDovecot();
-});
 
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((p) => p.close()));
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
-});
-
-afterAll(async () => {
-  await dovecot?.stop();
 });
 
 async function provider(label: string, overrides: Partial<ImapProviderOptions> = {}): Promise<MailProvider> {
