@@ -2,9 +2,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   type KeyboardEvent,
   lazy,
-  type ReactNode,
   Suspense,
-  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -12,11 +10,8 @@ import {
   useState,
 } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { BULK_MAX_SUBSCRIPTIONS, type BulkAction, type Subscription } from '#contract/api.js';
-import { EmptyState } from '../../components/EmptyState';
 import { ErrorState } from '../../components/ErrorState';
 import { PageHeader } from '../../components/PageHeader';
 import { useToasts } from '../../components/Toasts';
@@ -26,15 +21,16 @@ import { useEmailAccounts } from '../accounts';
 import { useLiveScan } from './api/live-scan';
 import { useSubscriptionList } from './api/subscription-list';
 import type { CategoryView } from './categories';
+import { emptyList } from './EmptyList';
+import { ListControls } from './ListControls';
+import { RowActions } from './RowActions';
 import { SubscriptionRow } from './SubscriptionRow';
 import {
   countCaption,
   DEFAULT_SORT,
   filterByAddress,
-  isSortOrder,
   itemsOfPages,
   progressText,
-  SORT_OPTIONS,
   type SortOrder,
   scanRunning,
   serverOrdered,
@@ -42,8 +38,8 @@ import {
   totalOf,
   visibleSubscriptions,
 } from './subscriptionList';
-import { TrashOption } from './TrashOption';
 import { useBulkAction } from './useBulkAction';
+import { useSelection } from './useSelection';
 import { useSubscriptionActions } from './useSubscriptionActions';
 
 // The bar and the summary of bulk actions come with the first selection (the list's first load has a budget).
@@ -67,10 +63,11 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /**
- * docs/product.md §2 Subscription list screen for one category, filled live as a scan finds senders (the live
- * events write into the cached list: live.ts). The list comes a page at a time as the user scrolls and
- * only the rows near the screen are rendered, so 5,000 senders scroll as smoothly as 50. Rows can be
- * selected (checkbox, Space on a focused row, Shift+click for a range) and acted on together.
+ * docs/product.md §2 Subscription list screen for one category, filled live as a scan finds senders (the
+ * live events write into the cached list: app/live-updates.ts). The list comes a page at a time as the user
+ * scrolls and only the rows near the screen are rendered, so thousands of senders scroll as smoothly as
+ * fifty. Rows can be selected (checkbox, Space on a focused row, Shift+click for a range) and acted on
+ * together (useSelection.ts); the controls, the row buttons and the empty states are their own parts.
  */
 export function SubscriptionList({ view }: { view: CategoryView }) {
   const { category } = view;
@@ -91,10 +88,8 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   const { busyRows, keep, unsubscribe, block, dialogs } = actions;
   const toasts = useToasts();
   const bulk = useBulkAction(category);
-  const [selected, setSelected] = useState<ReadonlyMap<string, Subscription>>(new Map());
   const [confirmed, setConfirmed] = useState<ReadonlySet<string>>(new Set());
   const [selectingAll, setSelectingAll] = useState(false);
-  const lastClicked = useRef<number | null>(null);
 
   const pages = list.data?.pages;
   const loadedItems = useMemo(() => itemsOfPages(pages), [pages]);
@@ -156,47 +151,22 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, lastShown, visible.length, fetchNextPage]);
 
   // ----- selection
-  const selectedItems = useMemo(() => [...selected.values()], [selected]);
-  const allVisibleSelected = visible.length > 0 && visible.every((item) => selected.has(item.id));
-  const someVisibleSelected = visible.some((item) => selected.has(item.id));
-
-  const toggleRow = useCallback(
-    (index: number, shift: boolean) => {
-      const item = visible[index];
-      if (!item) return;
-      setSelected((current) => {
-        const next = new Map(current);
-        const on = !current.has(item.id);
-        const from = shift && lastClicked.current !== null ? lastClicked.current : index;
-        const [low, high] = from < index ? [from, index] : [index, from];
-        for (let i = low; i <= high; i += 1) {
-          const row = visible[i];
-          if (!row) continue;
-          if (on) next.set(row.id, row);
-          else next.delete(row.id);
-        }
-        return next;
-      });
-      lastClicked.current = index;
-    },
-    [visible],
-  );
-
-  function toggleAllVisible() {
-    setSelected((current) => {
-      const next = new Map(current);
-      if (allVisibleSelected) for (const item of visible) next.delete(item.id);
-      else for (const item of visible) next.set(item.id, item);
-      return next;
-    });
-  }
+  const {
+    selected,
+    selectedItems,
+    allVisibleSelected,
+    someVisibleSelected,
+    toggleRow,
+    toggleAllVisible,
+    select,
+  } = useSelection(visible);
 
   async function selectAllMatching() {
     setSelectingAll(true);
     try {
       const { fetchAllMatching } = await import('./BulkPanel');
       const all = await fetchAllMatching(category, order, q);
-      setSelected(new Map(all.map((item) => [item.id, item])));
+      select(all);
     } catch (error) {
       console.warn('Failed to fetch subscriptions...', error);
       if (!wasAlerted(error))
@@ -234,13 +204,13 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   // ----- bulk
   async function startBulk(action: BulkAction) {
     const items = selectedItems.slice(0, BULK_MAX_SUBSCRIPTIONS);
-    setSelected(new Map());
+    select([]);
     setConfirmed(new Set());
     try {
       await bulk.start(action, items, moveToTrash);
     } catch (error) {
       actions.reportFailure(error);
-      setSelected(new Map(items.map((item) => [item.id, item])));
+      select(items);
     }
   }
 
@@ -251,72 +221,25 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   }
 
   // ----- what shows when there are no rows
-  let empty: ReactNode = null;
-  if (failed && !reauthUrl) {
-    empty = <ErrorState message="Failed to fetch subscriptions..." onRetry={() => void list.refetch()} />;
-  } else if (failed && reauthUrl) {
-    empty = (
-      <ErrorState message={reauthReason || 'A mailbox needs you to sign in again.'}>
-        <Button size="sm" variant="outline-danger" onClick={() => window.location.assign(reauthUrl)}>
-          Re-authenticate
-        </Button>
-      </ErrorState>
-    );
-  } else if (loaded && loadedItems.length === 0 && !scanning && !list.isFetching) {
-    if (accountsFailed)
-      empty = <ErrorState message="Failed to fetch email accounts..." onRetry={retryAccounts} />;
-    else if (accounts?.length === 0) empty = <EmptyState />;
-    else if (accounts && !q)
-      empty = <p className="empty-state text-muted border rounded p-4 text-center">No subscriptions here.</p>;
-    else if (accounts)
-      empty = (
-        <p className="empty-state text-muted border rounded p-4 text-center">
-          No subscriptions match your search.
-        </p>
-      );
-  } else if (loadedItems.length > 0 && visible.length === 0 && !list.isFetching) {
-    empty = (
-      <p className="empty-state text-muted border rounded p-4 text-center">
-        No subscriptions match your search.
-      </p>
-    );
-  }
+  const empty = emptyList({
+    failed,
+    reauth: reauthUrl ? { url: reauthUrl, reason: reauthReason } : null,
+    onRetry: () => void list.refetch(),
+    settledEmpty: loaded && loadedItems.length === 0 && !scanning && !list.isFetching,
+    searchHidesAll: loadedItems.length > 0 && visible.length === 0 && !list.isFetching,
+    accounts: { failed: accountsFailed, count: accounts?.length ?? null, retry: retryAccounts },
+    searching: q !== '',
+  });
 
   const rowActions = (item: Subscription) => (
-    <div className="row-actions">
-      {/* docs/product.md §2/§4: Keep on every list but kept, Unsubscribe on every list but unsubscribed.
-          Each button's name starts with its visible label (WCAG 2.5.3), the sender follows unseen. */}
-      {category !== 'kept' && (
-        <Button
-          size="sm"
-          variant="outline-success"
-          disabled={busyRows.has(item.id)}
-          onClick={() => void keep(item)}
-        >
-          Keep Subscription<span className="visually-hidden"> {item.address}</span>
-        </Button>
-      )}
-      {category === 'unsubscribed' && item.stillSending && (
-        <Button
-          size="sm"
-          variant="outline-danger"
-          disabled={busyRows.has(item.id)}
-          onClick={() => void block(item)}
-        >
-          Block<span className="visually-hidden"> {item.address}</span>
-        </Button>
-      )}
-      {category !== 'unsubscribed' && (
-        <Button
-          size="sm"
-          variant="outline-danger"
-          disabled={busyRows.has(item.id)}
-          onClick={() => void unsubscribe(item, { moveToTrash })}
-        >
-          Unsubscribe<span className="visually-hidden"> {item.address}</span>
-        </Button>
-      )}
-    </div>
+    <RowActions
+      item={item}
+      category={category}
+      busy={busyRows.has(item.id)}
+      onKeep={() => void keep(item)}
+      onBlock={() => void block(item)}
+      onUnsubscribe={() => void unsubscribe(item, { moveToTrash })}
+    />
   );
 
   return (
@@ -337,41 +260,13 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         {scanning && progress ? progressText(progress) : ''}
       </p>
 
-      <div className="list-controls mb-3">
-        <Form.Select
-          aria-label="Sort"
-          className="list-sort"
-          value={order}
-          onChange={(e) => {
-            if (isSortOrder(e.target.value)) setOrder(e.target.value);
-          }}
-        >
-          {SORT_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </Form.Select>
-        <InputGroup className="list-search">
-          <Form.Control
-            type="search"
-            aria-label="Search by name or address"
-            placeholder="Search by name or address"
-            autoComplete="off"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <Button
-            variant="outline-secondary"
-            aria-label="Clear search"
-            disabled={!query}
-            onClick={() => setQuery('')}
-          >
-            <span aria-hidden="true">×</span>
-          </Button>
-        </InputGroup>
-        {category !== 'unsubscribed' && <TrashOption checked={moveToTrash} onChange={setMoveToTrash} />}
-      </div>
+      <ListControls
+        order={order}
+        onOrder={setOrder}
+        query={query}
+        onQuery={setQuery}
+        trash={category !== 'unsubscribed' ? { checked: moveToTrash, onChange: setMoveToTrash } : null}
+      />
 
       {run && (
         <Suspense fallback={null}>
@@ -477,7 +372,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
             moveToTrash={moveToTrash}
             onMoveToTrash={setMoveToTrash}
             onStart={(action) => void startBulk(action)}
-            onClear={() => setSelected(new Map())}
+            onClear={() => select([])}
           />
         </Suspense>
       )}

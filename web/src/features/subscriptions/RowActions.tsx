@@ -1,0 +1,40 @@
+import Button from 'react-bootstrap/Button';
+import type { Subscription, SubscriptionCategory } from '#contract/api.js';
+
+interface RowActionsProps {
+  item: Subscription;
+  /** The list the row is on: it decides which buttons show. */
+  category: SubscriptionCategory;
+  /** An action of the row is running: its buttons wait. */
+  busy: boolean;
+  onKeep: () => void;
+  onBlock: () => void;
+  onUnsubscribe: () => void;
+}
+
+/**
+ * A row's buttons (docs/product.md §2/§4): Keep on every list but kept, Unsubscribe on every list but
+ * unsubscribed, Block for an unsubscribed sender that still sends. Each button's name starts with its
+ * visible label (WCAG 2.5.3), the sender follows unseen.
+ */
+export function RowActions({ item, category, busy, onKeep, onBlock, onUnsubscribe }: RowActionsProps) {
+  return (
+    <div className="row-actions">
+      {category !== 'kept' && (
+        <Button size="sm" variant="outline-success" disabled={busy} onClick={onKeep}>
+          Keep Subscription<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+      {category === 'unsubscribed' && item.stillSending && (
+        <Button size="sm" variant="outline-danger" disabled={busy} onClick={onBlock}>
+          Block<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+      {category !== 'unsubscribed' && (
+        <Button size="sm" variant="outline-danger" disabled={busy} onClick={onUnsubscribe}>
+          Unsubscribe<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+    </div>
+  );
+}
