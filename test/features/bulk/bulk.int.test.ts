@@ -4,18 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BulkItemResult, BulkStatus, BulkSummary, Subscription } from '#contract/api.js';
 import { buildApp } from '#server/app.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, type Dialect, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
 import { HttpSession } from '#test/helpers/http.js';
-import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
 import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
-import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/index.js';
+import { startStripeFake } from '#test/helpers/stripe-fake/index.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // Bulk actions end to end (POST /bulk-action, GET /bulk-action/:id, the socket's bulk-progress and
@@ -23,20 +24,10 @@ import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 // on a local HTTPS server: each item goes through the single action's path, observed at the sender, in
 // the SMTP peer and in the mailbox; on SQLite and PostgreSQL.
 
-let dovecot: Dovecot;
-let sender: HttpsSender;
-let stripe: StripeFake;
-beforeAll(async () => {
-  [dovecot, sender, stripe] = await Promise.all([
-    startDovecot(),
-    startHttpsSender(),
-    startStripeFake({ prices: { monthly: { unit_amount: 999 }, yearly: { unit_amount: 9999 } } }),
-  ]);
-});
-afterAll(async () => {
-  await stripe?.close();
-  await sender?.close();
-  await dovecot?.stop();
+const { dovecot, sender, stripe } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  sender: () => startHttpsSender(),
+  stripe: () => startStripeFake({ prices: { monthly: { unit_amount: 999 }, yearly: { unit_amount: 9999 } } }),
 });
 
 const hits = (path: string) => sender.requests.filter((r) => r.path === path).length;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Courier, startCourier } from '#test/helpers/courier.js';
-import { type Cyrus, startCyrus } from '#test/helpers/cyrus.js';
+import { startCourier } from '#test/helpers/courier.js';
+import { startCyrus } from '#test/helpers/cyrus.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
@@ -12,13 +13,9 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 // 200 and the scan on Courier ended in `error` with nothing listed. Adapter-level behaviour on these
 // servers is in imap-matrix.int.test.ts.
 
-let courier: Courier;
-let cyrus: Cyrus;
-beforeAll(async () => {
-  [courier, cyrus] = await Promise.all([startCourier(), startCyrus()]);
-});
-afterAll(async () => {
-  await Promise.all([courier?.stop(), cyrus?.stop()]);
+const { courier, cyrus } = peersForThisFile({
+  courier: () => startCourier(),
+  cyrus: () => startCyrus(),
 });
 
 const SERVERS = [

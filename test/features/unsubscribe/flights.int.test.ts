@@ -2,12 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, createTestApp, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
 import { HttpSession } from '#test/helpers/http.js';
-import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
@@ -18,14 +19,9 @@ import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 // sender and its answer is reconciled at restart, and the request is never made again.
 
 const PASSWORD = 'app password';
-let dovecot: Dovecot;
-let sender: HttpsSender;
-beforeAll(async () => {
-  [dovecot, sender] = await Promise.all([startDovecot(), startHttpsSender()]);
-});
-afterAll(async () => {
-  await sender?.close();
-  await dovecot?.stop();
+const { dovecot, sender } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  sender: () => startHttpsSender(),
 });
 
 /** A Yahoo mailbox on the test Dovecot holding `messages`, and an SMTP peer for its account. */

@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
-import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
+import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
@@ -10,14 +11,9 @@ import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 // peer, senders' endpoints on a local HTTPS server with its own CA; observed at the sender and in the
 // mailbox.
 
-let dovecot: Dovecot;
-let sender: HttpsSender;
-beforeAll(async () => {
-  [dovecot, sender] = await Promise.all([startDovecot(), startHttpsSender()]);
-});
-afterAll(async () => {
-  await sender?.close();
-  await dovecot?.stop();
+const { dovecot, sender } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  sender: () => startHttpsSender(),
 });
 
 describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {

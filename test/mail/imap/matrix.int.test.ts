@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider, type ImapProviderOptions } from '#server/mail/imap/adapter.js';
 import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '#server/mail/provider.js';
-import { type Courier, startCourier } from '#test/helpers/courier.js';
-import { type Cyrus, startCyrus } from '#test/helpers/cyrus.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
+import { startCourier } from '#test/helpers/courier.js';
+import { startCyrus } from '#test/helpers/cyrus.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
 import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from '#test/helpers/imap-proxy.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -19,14 +20,10 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Dovecot (Debian's dovecot-imapd), Courier IMAP 5 and Cyrus IMAP 3.6 (Debian's courier-imap and
 // cyrus-imapd, unpacked by scripts/system-deps.mjs: helpers/courier.ts, helpers/cyrus.ts).
-let dovecot: Dovecot;
-let courier: Courier;
-let cyrus: Cyrus;
-beforeAll(async () => {
-  [dovecot, courier, cyrus] = await Promise.all([startDovecot(), startCourier(), startCyrus()]);
-});
-afterAll(async () => {
-  await Promise.all([dovecot?.stop(), courier?.stop(), cyrus?.stop()]);
+const { dovecot, courier, cyrus } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  courier: () => startCourier(),
+  cyrus: () => startCyrus(),
 });
 
 interface Backend {
