@@ -9,7 +9,12 @@ import {
 import { SCREENS } from '#contract/routes.js';
 import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '#server/lib/address-policy.js';
 import type { SecretBox } from '#server/lib/crypto.js';
-import { badRequest, HttpError, notFound } from '#server/lib/errors.js';
+import {
+  InvalidInputError,
+  NotAuthenticatedError,
+  NotFoundError,
+  UpstreamUnavailableError,
+} from '#server/lib/errors.js';
 import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
@@ -38,10 +43,13 @@ export interface MailboxesDeps {
   mailboxAdded?: (userId: string, email: string) => Promise<void>;
 }
 
-/** Adding another mailbox needs a plan (401, the text the add-account screen shows). */
-export class MailboxLimitError extends HttpError {
+/**
+ * Adding another mailbox needs a plan: answered as a 401 (docs/product.md), with the text on which the
+ * add-account screen offers the plans.
+ */
+export class MailboxLimitError extends NotAuthenticatedError {
   constructor() {
-    super(401, BILLING_MESSAGES.subscriptionRequired);
+    super(BILLING_MESSAGES.subscriptionRequired);
   }
 }
 
@@ -86,9 +94,11 @@ export function createMailboxesService({
       await resolvePublicHost(host, allowedHosts, lookup);
     } catch (e) {
       if (e instanceof ForbiddenAddressError) {
-        throw badRequest('This mail server is on a private network that Inbox Genie may not connect to.');
+        throw new InvalidInputError(
+          'This mail server is on a private network that Inbox Genie may not connect to.',
+        );
       }
-      throw new HttpError(502, `Could not reach the mail server at ${host}:${port}.`);
+      throw new UpstreamUnavailableError(`Could not reach the mail server at ${host}:${port}.`);
     }
   }
 
@@ -124,8 +134,8 @@ export function createMailboxesService({
       try {
         await mail.verify();
       } catch (e) {
-        if (e instanceof MailAuthError) throw badRequest(e.message);
-        if (e instanceof MailConnectionError) throw new HttpError(502, e.message);
+        if (e instanceof MailAuthError) throw new InvalidInputError(e.message);
+        if (e instanceof MailConnectionError) throw new UpstreamUnavailableError(e.message);
         throw e;
       } finally {
         await mail.close();
@@ -180,7 +190,7 @@ export function createMailboxesService({
     /** Removes a mailbox with all of its senders, message references and rules. */
     async remove(userId: string, emailInput: string): Promise<void> {
       const mailbox = await repo.findByEmail(userId, normalizeEmail(emailInput));
-      if (!mailbox) throw notFound('No connected mailbox has this address.');
+      if (!mailbox) throw new NotFoundError('No connected mailbox has this address.');
       await repo.remove(mailbox.id);
     },
 
