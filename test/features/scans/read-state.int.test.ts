@@ -7,15 +7,15 @@ import { syncMailbox } from '#server/mail/imap/scan.js';
 import { emptyState } from '#server/mail/imap/state.js';
 import { parseUidSet } from '#server/mail/imap/uid-set.js';
 import type { HeaderBatch, MailProvider, ReadStateChange, SyncState } from '#server/mail/provider.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
 import {
   consentOnGoogleEmulator,
-  type GoogleEmulator,
   type MessageSpec,
   startGoogleEmulator,
 } from '#test/helpers/google-emulator.js';
-import { type FakeMessageInput, type GraphFake, startGraphFake } from '#test/helpers/graph-fake.js';
+import { type FakeMessageInput, startGraphFake } from '#test/helpers/graph-fake.js';
 import { newGraphMailbox } from '#test/helpers/graph-user.js';
 import { newImapUser } from '#test/helpers/imap-user.js';
 import { rawMessage } from '#test/helpers/mail.js';
@@ -29,23 +29,14 @@ import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:9';
 
-let dovecot: Dovecot;
-let emu: GoogleEmulator;
-let fake: GraphFake;
-const opened: MailProvider[] = [];
-
-beforeAll(async () => {
-  [dovecot, emu, fake] = await Promise.all([
-    startDovecot(),
-    startGoogleEmulator(),
-    startGraphFake({ redirectUris: [`${PUBLIC_URL}/auth/outlook/callback`] }),
-  ]);
+const { dovecot, emu, fake } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  emu: () => startGoogleEmulator(),
+  fake: () => startGraphFake({ redirectUris: [`${PUBLIC_URL}/auth/outlook/callback`] }),
 });
+const opened: MailProvider[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((p) => p.close()));
-});
-afterAll(async () => {
-  await Promise.all([dovecot?.stop(), emu?.stop(), fake?.close()]);
 });
 
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
