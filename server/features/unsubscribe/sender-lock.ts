@@ -182,8 +182,10 @@ export function createSenderLock({ repo, now, log, ...options }: SenderLockOptio
 
   function replay<T>(answer: Exclude<FlightAnswer, { retry: true }>): T {
     if (answer.ok) return answer.value as T;
-    if (answer.kind === 'failed') throw new RunFailedError(answer.message);
-    throw new REFUSALS[answer.kind](answer.message, answer.details);
+    // An answer without a kind we know (stored by an older version) is answered as our fault.
+    const Refusal = answer.kind === 'failed' ? undefined : REFUSALS[answer.kind];
+    if (!Refusal) throw new RunFailedError(answer.message);
+    throw new Refusal(answer.message, answer.details);
   }
 
   /**

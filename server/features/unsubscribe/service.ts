@@ -6,7 +6,8 @@ import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { loadSender, MESSAGES, movedToUnsubscribed, UNDO_MESSAGES, unsubscribeAnswer } from './answers.js';
 import type { UnsubscribeContext } from './context.js';
-import { createSenderLock } from './sender-lock.js';
+import type { Sender } from './sender.js';
+import { createSenderLock, type Operation } from './sender-lock.js';
 import { blockSender } from './steps/block.js';
 import { recordManualUnsubscribe } from './steps/confirm-manual.js';
 import { liftBlockForKeep, undoBlock } from './steps/lift-block.js';
@@ -59,7 +60,7 @@ export interface UnsubscribeOptions extends BlockOptions {
 }
 
 /** The sender-lock operation of an unsubscribe: runs asked with different options do not share answers. */
-function unsubscribeOperation({ confirmBlock, moveToTrash }: UnsubscribeOptions) {
+function unsubscribeOperation({ confirmBlock, moveToTrash }: UnsubscribeOptions): Operation {
   if (confirmBlock) return moveToTrash ? 'unsubscribe-confirmed-trash' : 'unsubscribe-confirmed';
   return moveToTrash ? 'unsubscribe-trash' : 'unsubscribe';
 }
@@ -89,12 +90,15 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     maxWaitMs: deps.flightMaxWaitMs,
   });
 
-  /** Loads the sender once outside its lock (another user's id never touches the lock) and again inside. */
-  async function underSenderLock<T>(
-    op: Parameters<typeof withSenderLock>[0],
+  /**
+   * Runs `task` on the caller's sender under the sender's lock: another user's id is refused before the
+   * lock is touched (the lock is the sender's, whoever asks), and the sender is read again once it is held.
+   */
+  async function runOnOwnSender<T>(
+    op: Operation,
     userId: string,
     subscriptionId: string,
-    task: (sender: Awaited<ReturnType<typeof loadSender>>) => Promise<T>,
+    task: (sender: Sender) => Promise<T>,
   ): Promise<T> {
     await loadSender(ctx, userId, subscriptionId);
     return withSenderLock(op, userId, subscriptionId, async () =>
@@ -109,7 +113,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       subscriptionId: string,
       options: UnsubscribeOptions = {},
     ): Promise<UnsubscribeResult> {
-      return underSenderLock(unsubscribeOperation(options), userId, subscriptionId, async (sender) => {
+      return runOnOwnSender(unsubscribeOperation(options), userId, subscriptionId, async (sender) => {
         const answer = await withTrialAllowance(
           { reserve, userId, sender, moved: movedToUnsubscribed, log },
           () => unsubscribeSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
@@ -121,7 +125,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
     async block(userId: string, subscriptionId: string, options: BlockOptions = {}): Promise<Subscription> {
       const op = options.confirmBlock ? 'block-confirmed' : 'block';
-      const answer = await underSenderLock(op, userId, subscriptionId, async (sender) => {
+      const answer = await runOnOwnSender(op, userId, subscriptionId, async (sender) => {
         const rule = await ctx.repo.blockRule(sender.mailbox.id, sender.address);
         // Already blocked (a double click, or a retry after success): nothing to do again.
         if (rule && sender.category === 'unsubscribed') {
@@ -139,7 +143,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
 
     /** POST /keep-subscription: the sender moves to Kept, and a block on it is lifted (steps/lift-block.ts). */
     async keep(userId: string, subscriptionId: string): Promise<Subscription> {
-      return underSenderLock('keep', userId, subscriptionId, async (sender) => {
+      return runOnOwnSender('keep', userId, subscriptionId, async (sender) => {
         const lifted = await liftBlockForKeep(ctx, { userId, sender });
         const item = await ctx.subscriptions.setCategory(userId, sender.id, 'kept');
         return lifted ? { ...item, blockLifted: true } : item;
@@ -152,7 +156,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * lifted (undoing that Keep would trash the sender's mail again; the user can block it again).
      */
     async review(userId: string, subscriptionId: string): Promise<Subscription> {
-      return underSenderLock('review', userId, subscriptionId, async (sender) => {
+      return runOnOwnSender('review', userId, subscriptionId, async (sender) => {
         if (sender.category === 'unsubscribed') throw new ConflictError(UNDO_MESSAGES.notKept);
         return ctx.subscriptions.setCategory(userId, sender.id, 'uncategorized');
       });
@@ -163,7 +167,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * sender back to the review list, and an 'unblock' receipt (steps/lift-block.ts).
      */
     async unblock(userId: string, subscriptionId: string): Promise<Subscription> {
-      return underSenderLock('unblock', userId, subscriptionId, (sender) =>
+      return runOnOwnSender('unblock', userId, subscriptionId, (sender) =>
         undoBlock(ctx, { userId, sender }),
       );
     },
