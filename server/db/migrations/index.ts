@@ -13,6 +13,7 @@ import * as m0011 from './0011_subscription_totals.js';
 import * as m0012 from './0012_one_sender_index_of_messages.js';
 import * as m0013 from './0013_email_verification_and_signin_failures.js';
 import * as m0014 from './0014_trial_usage.js';
+import * as m0015 from './0015_sender_names_cut_to_the_cap.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012_one_sender_index_of_messages': m0012,
   '0013_email_verification_and_signin_failures': m0013,
   '0014_trial_usage': m0014,
+  '0015_sender_names_cut_to_the_cap': m0015,
 };
 
 /**
