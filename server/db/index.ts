@@ -51,9 +51,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   sqlite.pragma('secure_delete = ON');
   sqlite.pragma('busy_timeout = 5000');
   // A checkpoint copies the WAL into the database file and syncs it (with synchronous=NORMAL, the only
-  // sync there is). At SQLite's default of every 1,000 pages (4 MB) a scan checkpointed every batch or
-  // two, copying the same index pages again each time; every 10,000 pages (40 MB) a page a scan keeps
-  // changing is copied once per 40 MB of writes. The WAL file is cut back to 64 MB after a checkpoint.
+  // sync there is). At SQLite's default interval a scan checkpointed every batch or two, copying the
+  // same index pages again each time; ten times that interval copies a page a scan keeps changing ten
+  // times less often. The WAL file is cut back after a checkpoint so it does not keep its largest size.
   sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('journal_size_limit = 67108864');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
@@ -66,16 +66,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Kysely prepares every query again (better-sqlite3 keeps no statements): about 50 µs each, a fifth of
- * what a small API answer costs. Statements are kept by their SQL, least recently used dropped first. A
+ * Kysely prepares every query again (better-sqlite3 keeps no statements), a good part of what a small
+ * API answer costs. Statements are kept by their SQL, least recently used dropped first. A
  * statement still being iterated (a streamed query) is busy and cannot run twice at once: such a query
  * gets a fresh one. SQLite re-prepares a kept statement itself when a migration changed the schema.
  *
  * Rows of `all()` (every select Kysely runs) are read as arrays and made into objects here: better-sqlite3
- * builds each row object property by property in C++, which took 45 % of a 51-row page of the list
- * (263 µs against 148 µs read raw, measured on the bench:list data); an object literal of the statement's
- * column names, compiled once per statement, makes the same objects (own properties in column order, a
- * later column of the same name winning) for a few µs.
+ * builds each row object property by property in C++, a large share of reading a page of the list
+ * (bench:list); an object literal of the statement's column names, compiled once per statement, makes
+ * the same objects (own properties in column order, a later column of the same name winning) for far less.
  */
 export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE) {
   const statements = new Map<string, SQLite.Statement>();

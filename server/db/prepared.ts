@@ -3,8 +3,8 @@ import type { Db } from './index.js';
 
 /**
  * Queries built and compiled once per shape, then run with new values. Kysely builds a query's tree,
- * freezes it and compiles it to SQL on every call: 30–40 µs for each query of the subscription list, as
- * much as SQLite takes to answer the smaller ones (bench:list). A hot query is written once as usual,
+ * freezes it and compiles it to SQL on every call, for the subscription list's queries as long as
+ * SQLite takes to answer the smaller ones (bench:list). A hot query is written once as usual,
  * with its values read from the object `build` receives; the first call passes placeholders in their
  * place, so the compiled parameters say where each value goes, and later calls only swap the values in.
  *
@@ -52,8 +52,8 @@ export type PreparedQueries = ReturnType<typeof preparedQueries>;
 /**
  * A multi-row insert (or upsert) through `run`, in a handful of shapes: chunks of `max` rows, and what is
  * left in power-of-two chunks, so one table's insert has at most log2(max) + 2 SQL texts however many rows
- * come (a scan writes ~100,000 references; building each chunk's query anew was 0.2 s of its main thread,
- * bench:scan). Every row must have the same keys, in the same order. Answers the rows of every chunk (what
+ * come (a scan writes a reference per message of its senders; building each chunk's query anew was a
+ * large part of its main thread's time, bench:scan). Every row must have the same keys, in the same order. Answers the rows of every chunk (what
  * a RETURNING clause gives) and how many rows the database reports written (an upsert's skipped rows not
  * counted).
  */
@@ -83,7 +83,7 @@ export async function insertRows<Row extends Record<string, unknown>, R>(
       build,
     );
     // Each parameter straight from its row and column: no object of n × columns named values in between
-    // (building one was most of this function's time at a scan's 100,000 rows).
+    // (building one was most of this function's time on a scan's many rows).
     const slots = query.parameters;
     const parameters = new Array<unknown>(slots.length);
     for (let k = 0; k < slots.length; k++) {

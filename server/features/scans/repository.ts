@@ -131,8 +131,8 @@ export function createScansRepository(db: Db) {
         }
 
         const idOf = new Map<string, { id: string; isSubscription: number }>();
-        // Built once per chunk shape (insertRows): building the upsert of ~100 senders anew was most of a
-        // daily check's commit.
+        // Built once per chunk shape (insertRows): building the upsert of a batch's senders anew was most
+        // of a daily check's commit.
         const upserted = await insertRows(
           prepared,
           trx,
