@@ -7,7 +7,7 @@ import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { commitBatch } from './batch.js';
 
-// Scanning a mailbox (docs/ARCHITECTURE.md, Flow 2): the adapter pages through headers newest first; each batch
+// Scanning a mailbox (docs/ARCHITECTURE.md, "A scan"): the adapter pages through headers newest first; each batch
 // is tallied by sender and committed with its checkpoint (batch.ts); after each commit the new subscriptions
 // are pushed live. The first run is a full scan (resumable); later runs fetch only new mail.
 
