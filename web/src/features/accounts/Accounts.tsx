@@ -14,7 +14,8 @@ import { OAuthError } from '../../components/OAuthError';
 import { PageHeader } from '../../components/PageHeader';
 import { wasAlerted } from '../../lib/api-client';
 import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
-import { useEmailAccounts, useRemoveEmailAccount } from './api/email-accounts';
+import { useRemoveEmailAccount } from './api/delete-email-account';
+import { useEmailAccounts } from './api/email-accounts';
 
 /**
  * /genie/accounts (docs/product.md §2 Email Accounts screen). A scan starting or ending changes the status badges:

@@ -12,7 +12,8 @@ import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/PageHeader';
 import { wasAlerted } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
-import { useDeleteAccount, useSettingsScreen, useUpdateSettings } from './api/settings';
+import { useDeleteAccount } from './api/delete-account';
+import { useSettingsScreen, useUpdateSettings } from './api/settings';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },

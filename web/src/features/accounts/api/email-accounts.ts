@@ -1,15 +1,14 @@
 // The connected mailboxes (GET /get-email-accounts) in the query cache, read by the Email Accounts
 // screen and the subscription lists (scan state, whether rows name their mailbox).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type EmailAccount, emailAccountsResponseSchema } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
 import { api } from '../../../lib/api-client';
 import { USER_KEY } from '../../../lib/query-keys';
-import { subscriptionKeys } from '../../subscriptions';
 
+/** The user's mailboxes with their scan state (GET /get-email-accounts). */
 export const getEmailAccounts = () => api.get(API.emailAccounts, emailAccountsResponseSchema);
-export const deleteEmailAccount = (email: string) => api.send('DELETE', API.deleteEmailAccount, { email });
 
 export const EMAIL_ACCOUNTS_KEY = [...USER_KEY, 'email-accounts'] as const;
 
@@ -37,19 +36,4 @@ export function useEmailAccounts(): EmailAccounts {
     retry: () => void query.refetch(),
     updatedAt: Math.max(query.dataUpdatedAt, query.errorUpdatedAt),
   };
-}
-
-/** Removes a mailbox; it leaves the list once the server confirmed. */
-export function useRemoveEmailAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (email: string) => deleteEmailAccount(email),
-    onSuccess: (_answer, email) => {
-      queryClient.setQueryData<EmailAccount[]>(EMAIL_ACCOUNTS_KEY, (accounts) =>
-        accounts?.filter((account) => account.email !== email),
-      );
-      // Its subscriptions are gone with it: the lists load afresh when next opened.
-      queryClient.removeQueries({ queryKey: subscriptionKeys.lists });
-    },
-  });
 }

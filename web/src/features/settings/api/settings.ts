@@ -16,7 +16,6 @@ export const DEFAULT_SETTINGS: Settings = {
 
 export const getSettings = () => api.get(API.getSettings, settingsSchema);
 export const updateSettings = (settings: Settings) => api.send('PUT', API.updateSettings, settings);
-export const deleteAccount = () => api.send('DELETE', API.deleteAccount);
 
 const SETTINGS_KEY = [...USER_KEY, 'settings'] as const;
 
@@ -75,9 +74,4 @@ export function useUpdateSettings() {
       if (!wasAlerted(error)) window.alert(ALERTS.updateSettingsFailed);
     },
   });
-}
-
-/** Deletes the account (and with it everything stored about the user). */
-export function useDeleteAccount() {
-  return useMutation({ mutationFn: () => deleteAccount() });
 }
