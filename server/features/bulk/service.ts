@@ -20,7 +20,7 @@ import { type HostLimits, runWithHostLimits } from './limiter.js';
 // (features/unsubscribe/service.ts), so one run per sender, receipts written before a sender is
 // contacted, the free trial's reservation and the mailto/one-click safety rules are those of the single
 // action. An item's outcome is written once; a restarted process resumes the items without one and never
-// runs a finished one again (one cut off mid-request is settled by the flights' reconciliation and then
+// runs a finished one again (one cut off mid-request is settled by the sender lock's reconciliation and then
 // answers from its receipts, without a second request).
 
 export const BULK_MESSAGES = {

@@ -1,6 +1,5 @@
-import type { MailboxProvider } from '#contract/providers.js';
 import type { Db } from '#server/db/index.js';
-import type { MailboxCredentials } from '#server/mail/index.js';
+import type { Mailbox } from '../mailboxes/mailbox.js';
 import { MAILBOX_CREDENTIALS, mailboxCredentials } from '../mailboxes/repository.js';
 
 // SQL of the preview: the message asked for, with the mailbox it is fetched from, and the senders of a
@@ -10,14 +9,8 @@ import { MAILBOX_CREDENTIALS, mailboxCredentials } from '../mailboxes/repository
 export interface PreviewSource {
   /** The message's id at the provider. */
   providerId: string;
-  mailbox: {
-    id: string;
-    provider: MailboxProvider;
-    email: string;
-    /** The password or grant no longer works: nothing is fetched until the user signs in again. */
-    needsReauth: boolean;
-    credentials: MailboxCredentials;
-  };
+  /** What the mail adapter is built from, and whether the mailbox may be used (`reauth`: not now). */
+  mailbox: Pick<Mailbox, 'id' | 'provider' | 'email' | 'secret' | 'server' | 'status'>;
 }
 
 export function createPreviewRepository(db: Db) {
@@ -41,13 +34,7 @@ export function createPreviewRepository(db: Db) {
       if (!row) return undefined;
       return {
         providerId: row.provider_id,
-        mailbox: {
-          id: row.mailbox_id,
-          provider: row.provider,
-          email: row.email,
-          needsReauth: row.status === 'reauth',
-          credentials: mailboxCredentials(row),
-        },
+        mailbox: { ...mailboxCredentials(row), provider: row.provider, status: row.status },
       };
     },
 

@@ -47,12 +47,12 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
       const found = await repo.messageWithMailbox(userId, req.subscriptionId, req.messageId);
       if (!found) throw new NotFoundError(PREVIEW_NOT_FOUND);
       const { mailbox } = found;
-      if (mailbox.needsReauth) await reauthRequired(mailbox);
+      if (mailbox.status === 'reauth') await reauthRequired(mailbox);
 
       let source: Buffer | null;
       try {
         source = await perMailbox(mailbox.id, async () => {
-          const provider = providers(mailbox.credentials);
+          const provider = providers(mailbox);
           try {
             return await provider.fetchMessage(found.providerId);
           } finally {

@@ -47,13 +47,7 @@ export function createUnsubscribeRepository(db: Db) {
         unsubscribeMailto: parseUris(row.unsubscribe_mailto),
         messageCount: Number(row.message_count),
         listMessageCount: Number(row.list_message_count),
-        mailbox: {
-          id: row.mailbox_id,
-          provider: row.provider,
-          email: row.email,
-          needsReauth: row.status === 'reauth',
-          credentials: mailboxCredentials(row),
-        },
+        mailbox: { ...mailboxCredentials(row), provider: row.provider, status: row.status },
       };
     },
 

@@ -1,21 +1,17 @@
 import type { SubscriptionCategory } from '#contract/api.js';
-import type { MailboxProvider } from '#contract/providers.js';
 import type { DomainErrorKind } from '#server/lib/errors.js';
-import type { MailboxCredentials } from '#server/mail/index.js';
+import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { ReceiptMethod } from './repository.js';
 
 // What the unsubscribe engine knows of a sender, as its repository answers it: a subscription of the
 // user, the ways out its list headers offered, and the mailbox its mail arrives in.
 
-export interface SenderMailbox {
-  id: string;
-  provider: MailboxProvider;
-  email: string;
-  /** The password or grant no longer works: nothing is tried until the user signs in again. */
-  needsReauth: boolean;
-  /** What the mail adapter is built from. */
-  credentials: MailboxCredentials;
-}
+/**
+ * The mailbox the sender's mail arrives in: what the mail adapter is built from (the factory takes it as
+ * it is), and its status (`reauth`: the password or grant no longer works, nothing is tried until the user
+ * signs in again).
+ */
+export type SenderMailbox = Pick<Mailbox, 'id' | 'provider' | 'email' | 'secret' | 'server' | 'status'>;
 
 export interface Sender {
   /** The subscription's id (a sender of one mailbox). */
@@ -24,9 +20,9 @@ export interface Sender {
   category: SubscriptionCategory;
   /** The sender asked for RFC 8058 one-click (List-Unsubscribe-Post). */
   oneClick: boolean;
-  /** The sender's http(s) unsubscribe links, first first. */
+  /** The sender's http(s) unsubscribe links, in the sender's order. */
   unsubscribeHttp: string[];
-  /** The sender's mailto unsubscribe links, first first. */
+  /** The sender's mailto unsubscribe links, in the sender's order. */
   unsubscribeMailto: string[];
   messageCount: number;
   /** How many of its messages carry list headers (the rest may be personal mail). */

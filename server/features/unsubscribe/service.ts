@@ -28,8 +28,6 @@ import { STILL_SENDING_GRACE_MS } from './verification.js';
 // - one run per sender across every instance, and a receipt is written before the sender is contacted,
 //   so a crash between request and answer never sends twice.
 
-export { MESSAGES, UNDO_MESSAGES, unlistedBlockMessage } from './answers.js';
-
 export interface UnsubscribeDeps {
   repos: Pick<Repositories, 'unsubscribe' | 'mailboxes' | 'settings'>;
   providers: ProviderFactory;

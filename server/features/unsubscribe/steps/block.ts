@@ -31,8 +31,8 @@ export async function blockSender(
       messages: total,
     });
   }
-  if (sender.mailbox.needsReauth) return signInAgainAnswer(sender, 'block');
-  const provider = ctx.providers(sender.mailbox.credentials);
+  if (sender.mailbox.status === 'reauth') return signInAgainAnswer(sender, 'block');
+  const provider = ctx.providers(sender.mailbox);
   try {
     const receipt = await ctx.repo.startReceipt(
       userId,

@@ -20,8 +20,8 @@ export async function withUnblockReceipt<T>(
   { userId, sender }: LiftBlockInput,
   work: (provider: MailProvider) => Promise<{ detail: string; value: T }>,
 ): Promise<T> {
-  if (sender.mailbox.needsReauth) throw reauthRequired(sender);
-  const provider = ctx.providers(sender.mailbox.credentials);
+  if (sender.mailbox.status === 'reauth') throw reauthRequired(sender);
+  const provider = ctx.providers(sender.mailbox);
   const receipt = await ctx.repo.startReceipt(
     userId,
     sender.id,

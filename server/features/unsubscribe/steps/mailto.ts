@@ -22,7 +22,7 @@ export async function sendMailtoRequest(
   ctx: UnsubscribeContext,
   { userId, sender, uri, request }: MailtoInput,
 ): Promise<{ done: UnsubscribeResult } | { failed: string }> {
-  const provider = ctx.providers(sender.mailbox.credentials);
+  const provider = ctx.providers(sender.mailbox);
   try {
     const receipt = await ctx.repo.startReceipt(
       userId,

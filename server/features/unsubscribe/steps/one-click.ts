@@ -24,7 +24,7 @@ export async function dkimVouchesForOneClick(
   { userId, sender, uri }: OneClickInput,
 ): Promise<string | null> {
   let last = 'no message of the sender to check';
-  const provider = ctx.providers(sender.mailbox.credentials);
+  const provider = ctx.providers(sender.mailbox);
   try {
     for (const id of await ctx.repo.newestMessageIds(sender.id, DKIM_MESSAGES_TRIED)) {
       const raw = await provider.fetchMessage(id);

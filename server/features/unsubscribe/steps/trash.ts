@@ -30,7 +30,7 @@ export async function trashAfterUnsubscribe(
 ): Promise<UnsubscribeResult> {
   if (answer.authUrl || !answer.oneClickUnsubscribeSuccess) return answer;
   if (answer.method !== 'one-click' && answer.method !== 'mailto') return answer;
-  const provider = ctx.providers(sender.mailbox.credentials);
+  const provider = ctx.providers(sender.mailbox);
   try {
     return { ...answer, movedToTrash: await moveSenderMailToTrash(ctx, sender, provider) };
   } catch (error) {

@@ -28,7 +28,7 @@ export async function unsubscribeSender(
 ): Promise<UnsubscribeResult> {
   const done = await answerFromReceipts(ctx, sender);
   if (done) return done;
-  if (sender.mailbox.needsReauth) return signInAgainAnswer(sender, 'mailto');
+  if (sender.mailbox.status === 'reauth') return signInAgainAnswer(sender, 'mailto');
   const http = sender.unsubscribeHttp;
 
   const https = http.find((u) => /^https:/i.test(u));
