@@ -18,7 +18,7 @@ import { PostBody } from './PostBody';
 export default function BlogPost() {
   const id = useParams().id ?? '';
   const validId = BLOG_ID_PATTERN.test(id);
-  const post = useBlogPost(id, validId);
+  const post = useBlogPost(id, { enabled: validId });
   const notFound = !validId || isStatus(post.error, 404);
   useScreenTitle(notFound ? NOT_FOUND_TITLE : post.data?.title);
 

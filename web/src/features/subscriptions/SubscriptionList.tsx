@@ -207,7 +207,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
     select([]);
     setConfirmed(new Set());
     try {
-      await bulk.start(action, items, moveToTrash);
+      await bulk.start(action, items, { moveToTrash });
     } catch (error) {
       actions.reportFailure(error);
       select(items);

@@ -5,7 +5,7 @@ import { formatDate } from './SubscriptionRow';
 
 /** The messages of one sender, newest first, each with Read (its preview); fetched when first shown. */
 export default function SubscriptionMessages({ subscriptionId }: { subscriptionId: string }) {
-  const { messages, loading } = useSubscriptionMessages(subscriptionId, true);
+  const { messages, loading } = useSubscriptionMessages(subscriptionId);
   if (!messages) {
     return loading ? (
       <Spinner animation="border" size="sm" role="status" className="mt-2">

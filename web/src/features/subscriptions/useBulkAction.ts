@@ -114,7 +114,11 @@ export function useBulkAction(category: SubscriptionCategory) {
   }, [bulkId, finished, fromStatus]);
 
   /** Starts `action` on `items`; the answer's failure is the caller's to show (it throws). */
-  async function start(action: BulkAction, items: Subscription[], moveToTrash: boolean): Promise<void> {
+  async function start(
+    action: BulkAction,
+    items: Subscription[],
+    { moveToTrash }: { moveToTrash: boolean },
+  ): Promise<void> {
     const started: BulkRun = {
       bulkId: null,
       action,

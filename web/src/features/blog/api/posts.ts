@@ -28,7 +28,7 @@ export function useBlogPosts() {
 }
 
 /** One post with its markdown; `enabled` false for an id no post can have. */
-export function useBlogPost(id: string, enabled: boolean) {
+export function useBlogPost(id: string, { enabled }: { enabled: boolean }) {
   return useQuery({
     queryKey: blogKeys.post(id),
     queryFn: () => getBlogPost(id),

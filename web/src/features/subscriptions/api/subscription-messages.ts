@@ -12,14 +12,13 @@ export const getSubscriptionMessages = (id: string) =>
  * The messages of one sender, fetched when its row is first expanded.
  * docs/product.md §8: a failed fetch is only logged; the next expand tries again.
  */
-export function useSubscriptionMessages(
-  id: string,
-  expanded: boolean,
-): { messages: SubscriptionMessage[] | null; loading: boolean } {
+export function useSubscriptionMessages(id: string): {
+  messages: SubscriptionMessage[] | null;
+  loading: boolean;
+} {
   const query = useQuery({
     queryKey: subscriptionKeys.messages(id),
     queryFn: async () => (await getSubscriptionMessages(id)).data,
-    enabled: expanded,
     // Fetched once per row on screen (collapse and expand again reuse it), dropped with the row.
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
