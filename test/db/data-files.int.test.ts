@@ -4,17 +4,10 @@ import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/index.js';
-import {
-  Client,
-  createTestApp,
-  DIALECTS,
-  isResetMail,
-  readOutbox,
-  type TestApp,
-  uniqueEmail,
-} from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, DIALECTS, isResetMail, readOutbox, uniqueEmail } from '#test/helpers/app.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
@@ -89,13 +82,7 @@ describe('the database files in a world-readable DATA_DIR', () => {
 });
 
 describe.each(DIALECTS)('deleting an account on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect);
 
   async function userWithResetMail(prefix: string): Promise<{ email: string; client: Client }> {
     const email = uniqueEmail(prefix);

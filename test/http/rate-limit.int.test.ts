@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '#contract/validation.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 
 describe.each(DIALECTS)('auth rate limit on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { AUTH_RATE_LIMIT: '3/1m' });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => ({ AUTH_RATE_LIMIT: '3/1m' }));
 
   it('answers 429 with the spec message once an IP has guessed too often, and not for another IP', async () => {
     const guesser = new Client(t.app);
@@ -40,13 +35,7 @@ describe.each(DIALECTS)('auth rate limit on %s', (dialect) => {
 describe.each(DIALECTS)(
   'per-user limit of the calls that reach a mail server or a sender on %s',
   (dialect) => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(dialect, { USER_RATE_LIMIT: '3/1m' });
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+    const t = withTestApp(dialect, () => ({ USER_RATE_LIMIT: '3/1m' }));
 
     it('counts one budget per user over those routes, whatever the IP, and not against another user', async () => {
       const user = new Client(t.app);

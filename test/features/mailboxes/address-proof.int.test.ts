@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 
 // A mailbox that logs in proves the account's address when it is that address at the provider's own
 // server; a server the user typed proves nothing (anyone can run one that takes any password).
@@ -8,14 +9,7 @@ import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#tes
 const dovecot = withDovecot();
 
 describe.each(DIALECTS)('proving the address with a mailbox on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
-      IMAP_ALLOWED_HOSTS: '127.0.0.1',
-    });
-  });
-  afterAll(async () => t?.close());
+  const t = withTestApp(dialect, () => yahooOnDovecot(dovecot));
 
   async function signedUpAs(email: string): Promise<Client> {
     const client = new Client(t.app);

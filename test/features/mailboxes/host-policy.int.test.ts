@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { parseHostList } from '#server/lib/address-policy.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { MailHostForbiddenError } from '#server/mail/imap/connection.js';
 import { createProviderFactory } from '#server/mail/index.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
@@ -45,13 +46,11 @@ async function trap(port: number): Promise<{ connections: number; close(): Promi
 const dovecot = withDovecot();
 
 describe.each(DIALECTS)('a custom IMAP host on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { IMAP_ALLOWED_HOSTS: '127.0.0.1' }, () => ({ lookup }));
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(
+    dialect,
+    () => ({ IMAP_ALLOWED_HOSTS: '127.0.0.1' }),
+    () => ({ lookup }),
+  );
 
   it('is refused on scan and preview once it resolves to an address that is not allowed, though it was allowed when added', async () => {
     const host = `imap-${randomBytes(4).toString('hex')}.custom.test`;

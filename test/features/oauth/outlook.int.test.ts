@@ -8,9 +8,10 @@ import {
   MICROSOFT_PUBLIC_URL,
   microsoftSignInEnv,
 } from '#test/fixtures/oauth.js';
+import { outlookMessage } from '#test/fixtures/outlook.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
-import type { FakeMailbox, FakeMessageInput, FakeUserOptions } from '#test/helpers/graph-fake.js';
+import type { FakeMailbox, FakeUserOptions } from '#test/helpers/graph-fake.js';
 
 // Sign-up, sign-in and add-account with Microsoft end to end: the product's /auth/outlook routes against
 // the Graph / identity platform fake (authorize page, authorization_code grant with PKCE, id_token), then
@@ -19,29 +20,6 @@ import type { FakeMailbox, FakeMessageInput, FakeUserOptions } from '#test/helpe
 const SCOPES = 'openid email offline_access Mail.ReadWrite Mail.Send MailboxSettings.ReadWrite';
 
 const fake = withGraphFake({ redirectUris: [MICROSOFT_CALLBACK] });
-
-const at = (daysAgo: number) =>
-  new Date(Date.UTC(2025, 8, 1, 9) - daysAgo * 86_400_000).toISOString().replace('.000Z', 'Z');
-
-function message(
-  from: { name: string; address: string },
-  subject: string,
-  daysAgo: number,
-  extra: Array<{ name: string; value: string }> = [],
-): FakeMessageInput {
-  return {
-    subject,
-    from,
-    receivedDateTime: at(daysAgo),
-    headers: [
-      { name: 'From', value: `${from.name} <${from.address}>` },
-      { name: 'Subject', value: subject },
-      { name: 'Date', value: new Date(Date.parse(at(daysAgo))).toUTCString() },
-      { name: 'Message-ID', value: `<${randomBytes(6).toString('hex')}@mail.example>` },
-      ...extra,
-    ],
-  };
-}
 
 /** An Outlook mailbox: a newsletter in Inbox and a subfolder (3), a list (2), a friend, junk. */
 function outlookUser(label: string, options?: FakeUserOptions): { email: string; box: FakeMailbox } {
@@ -56,15 +34,15 @@ function outlookUser(label: string, options?: FakeUserOptions): { email: string;
   const dev = { name: 'Dev List', address: 'dev@lists.example' };
   const listId = [{ name: 'List-Id', value: '<dev.lists.example>' }];
   const friend = { name: 'Friend', address: 'friend@example.org' };
-  box.addMessage(inbox, message(news, 'News 3', 1, unsub));
-  box.addMessage(inbox, message(dev, 'Release 2.1', 2, listId));
-  box.addMessage(inbox, message(friend, 'Lunch?', 3));
-  box.addMessage(letters, message(news, 'News 2', 4, unsub));
-  box.addMessage(inbox, message(dev, 'Release 2.0', 5, listId));
-  box.addMessage(letters, message(news, 'News 1', 7, unsub));
+  box.addMessage(inbox, outlookMessage(news, 'News 3', 1, unsub));
+  box.addMessage(inbox, outlookMessage(dev, 'Release 2.1', 2, listId));
+  box.addMessage(inbox, outlookMessage(friend, 'Lunch?', 3));
+  box.addMessage(letters, outlookMessage(news, 'News 2', 4, unsub));
+  box.addMessage(inbox, outlookMessage(dev, 'Release 2.0', 5, listId));
+  box.addMessage(letters, outlookMessage(news, 'News 1', 7, unsub));
   box.addMessage(
     box.wellKnown('junkemail'),
-    message({ name: 'Winner', address: 'win@junk.example' }, 'You won', 1, [
+    outlookMessage({ name: 'Winner', address: 'win@junk.example' }, 'You won', 1, [
       { name: 'List-Unsubscribe', value: '<https://junk.example/u>' },
     ]),
   );

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { openClient } from '#server/mail/imap/connection.js';
+import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 
@@ -12,8 +13,6 @@ import { freePort } from '#test/helpers/net.js';
 const NOT_FOUND = 'Preview not found, please check your email for the message';
 
 const dovecot = withDovecot();
-
-const overrides = () => dovecot.yahooOverrides();
 
 function newsletter(subject: string, n: number): string {
   const html =
@@ -45,16 +44,7 @@ function newsletter(subject: string, n: number): string {
 }
 
 describe.each(DIALECTS)('message preview on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: overrides(),
-      IMAP_ALLOWED_HOSTS: '127.0.0.1',
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => yahooOnDovecot(dovecot));
 
   async function connectedUser(extra: string[] = []) {
     const email = uniqueEmail('preview').replace('@example.com', '@yahoo.com');

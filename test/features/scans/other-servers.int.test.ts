@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startCourier } from '#test/helpers/courier.js';
 import { startCyrus } from '#test/helpers/cyrus.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
@@ -27,13 +28,7 @@ const NEWS = 'Daily News <news@daily.example>';
 const UNSUB = '<https://daily.example/u/1>';
 
 describe.each(DIALECTS)('on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { IMAP_ALLOWED_HOSTS: '127.0.0.1', SCAN_INTERVAL: '1s' });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => ({ IMAP_ALLOWED_HOSTS: '127.0.0.1', SCAN_INTERVAL: '1s' }));
 
   it.each(SERVERS)(
     'adds a mailbox on $name, scans it exactly, and the daily check finds a new sender',

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ImapFlow, type Logger } from 'imapflow';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createGmailProvider } from '#server/mail/gmail/adapter.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
 import { syncMailbox } from '#server/mail/imap/scan.js';
 import { emptyState } from '#server/mail/imap/state.js';
 import { parseUidSet } from '#server/mail/imap/uid-set.js';
 import type { HeaderBatch, MailProvider, ReadStateChange, SyncState } from '#server/mail/provider.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
 import {
   consentOnGoogleEmulator,
@@ -379,23 +380,17 @@ describe('read states at the adapters', () => {
 });
 
 describe.each(DIALECTS)('read rates, messages a month and "via" end to end on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      PUBLIC_URL,
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
-      IMAP_ALLOWED_HOSTS: '127.0.0.1',
-      GOOGLE_CLIENT_ID: emu.clientId,
-      GOOGLE_CLIENT_SECRET: emu.clientSecret,
-      GOOGLE_BASE_URL: emu.baseUrl,
-      MICROSOFT_CLIENT_ID: fake.clientId,
-      MICROSOFT_CLIENT_SECRET: fake.clientSecret,
-      MICROSOFT_BASE_URL: fake.url,
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => ({
+    PUBLIC_URL,
+    MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
+    IMAP_ALLOWED_HOSTS: '127.0.0.1',
+    GOOGLE_CLIENT_ID: emu.clientId,
+    GOOGLE_CLIENT_SECRET: emu.clientSecret,
+    GOOGLE_BASE_URL: emu.baseUrl,
+    MICROSOFT_CLIENT_ID: fake.clientId,
+    MICROSOFT_CLIENT_SECRET: fake.clientSecret,
+    MICROSOFT_BASE_URL: fake.url,
+  }));
 
   async function mailboxOf(email: string): Promise<string> {
     const row = await t.db

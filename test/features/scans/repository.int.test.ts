@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commitBatch } from '#server/features/scans/batch.js';
 import { createScansRepository } from '#server/features/scans/repository.js';
 import { headerFieldsFromPairs } from '#server/mail/headers/headers.js';
 import type { MessageHeaders } from '#server/mail/provider.js';
-import { createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { DIALECTS } from '#test/helpers/app.js';
 
 function msg(id: string, date: number, headers: Record<string, string>): MessageHeaders {
   return {
@@ -15,9 +16,8 @@ function msg(id: string, date: number, headers: Record<string, string>): Message
 }
 
 describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     await t.db
       .insertInto('users')
       .values({ id: 'u1', email: `u1-${Date.now()}@x.example`, password_hash: null, created_at: 0 })
@@ -33,9 +33,6 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
         created_at: 0,
       })
       .execute();
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('adds counts across batches, keeps the newest name and links, and reports new subscriptions once', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
+import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // What one sender can do to the list through a real scan (issue 7): a forged From with list headers
@@ -11,19 +12,8 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 const dovecot = withDovecot();
 
-const overrides = () => dovecot.yahooOverrides();
-
 describe.each(DIALECTS)('senders found by a scan on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: overrides(),
-      IMAP_ALLOWED_HOSTS: '127.0.0.1',
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => yahooOnDovecot(dovecot));
 
   /** A Yahoo mailbox holding `messages`, connected and scanned by a new user. */
   async function scanned(messages: string[]): Promise<{ client: Client; mailboxId: string }> {

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { consentWithMicrosoft, MICROSOFT_CALLBACK, microsoftSignInEnv } from '#test/fixtures/oauth.js';
+import { outlookMessage } from '#test/fixtures/outlook.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
-import type { FakeAddress, FakeMessageInput } from '#test/helpers/graph-fake.js';
+import { Client, DIALECTS } from '#test/helpers/app.js';
+import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 
 // The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
 // identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
@@ -12,39 +14,10 @@ import type { FakeAddress, FakeMessageInput } from '#test/helpers/graph-fake.js'
 
 const fake = withGraphFake({ redirectUris: [MICROSOFT_CALLBACK] });
 
-const at = (daysAgo: number) =>
-  new Date(Date.UTC(2025, 8, 1, 9) - daysAgo * 86_400_000).toISOString().replace('.000Z', 'Z');
-
-function message(
-  from: FakeAddress,
-  subject: string,
-  daysAgo: number,
-  extra: Array<{ name: string; value: string }> = [],
-): FakeMessageInput {
-  return {
-    subject,
-    from,
-    receivedDateTime: at(daysAgo),
-    headers: [
-      { name: 'From', value: `${from.name} <${from.address}>` },
-      { name: 'Subject', value: subject },
-      { name: 'Date', value: new Date(Date.parse(at(daysAgo))).toUTCString() },
-      { name: 'Message-ID', value: `<${randomBytes(6).toString('hex')}@mail.example>` },
-      ...extra,
-    ],
-  };
-}
-
 const consent = (authorizeUrl: string, email: string) => consentWithMicrosoft(authorizeUrl, email);
 
 describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, microsoftSignInEnv(fake));
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect, () => microsoftSignInEnv(fake));
 
   /** A user signed up with Microsoft whose Inbox holds `messages`, scanned. */
   async function connected(label: string, messages: FakeMessageInput[]) {
@@ -78,9 +51,9 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
     const listId = [{ name: 'List-Id', value: '<club.block.example>' }];
     const friend = { name: 'Friend', address: 'friend@example.org' };
     const { client, box, byAddress } = await connected('block', [
-      message(club, 'One', 3, listId),
-      message(club, 'Two', 2, listId),
-      message(friend, 'Lunch?', 1),
+      outlookMessage(club, 'One', 3, listId),
+      outlookMessage(club, 'Two', 2, listId),
+      outlookMessage(friend, 'Lunch?', 1),
     ]);
     const id = byAddress('club@block.example').id;
     expect(box.rules()).toEqual([]);
@@ -119,7 +92,7 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
   it('sends the mailto request from the user’s Outlook mailbox, once', async () => {
     const digest = { name: 'Digest', address: 'digest@mailto.example' };
     const { client, email, box, byAddress } = await connected('mailto', [
-      message(digest, 'Weekly', 1, [
+      outlookMessage(digest, 'Weekly', 1, [
         { name: 'List-Unsubscribe', value: '<mailto:leave@mailto.example?subject=remove%20me&body=please>' },
       ]),
     ]);
@@ -145,7 +118,9 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
   it('answers authUrl when the grant was revoked', async () => {
     const digest = { name: 'Digest', address: 'digest@revoked.example' };
     const { client, email, box, byAddress } = await connected('revoked', [
-      message(digest, 'Weekly', 1, [{ name: 'List-Unsubscribe', value: '<mailto:leave@revoked.example>' }]),
+      outlookMessage(digest, 'Weekly', 1, [
+        { name: 'List-Unsubscribe', value: '<mailto:leave@revoked.example>' },
+      ]),
     ]);
     const id = byAddress('digest@revoked.example').id;
     box.revokeGrants();
