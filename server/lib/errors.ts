@@ -58,20 +58,3 @@ export class TooManyAttemptsError extends DomainError {
 export class UpstreamUnavailableError extends DomainError {
   readonly kind = 'upstream-unavailable';
 }
-
-/** An error meant for the user with an explicit HTTP status: for server/http/ only (features throw DomainErrors). */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly body: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message: string) => new HttpError(401, message);
-export const forbidden = (message: string) => new HttpError(403, message);
-export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);

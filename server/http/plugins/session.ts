@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '#contract/validation.js';
 import type { AccountsService } from '#server/features/accounts/service.js';
 import { SESSION_TTL_MS } from '#server/features/accounts/service.js';
-import { forbidden } from '#server/lib/errors.js';
+import { forbidden } from '../http-error.js';
 
 export const SESSION_COOKIE = 'ig_session';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '#contract/validation.js';
-import { HttpError } from '#server/lib/errors.js';
+import { HttpError } from '../http-error.js';
 
 /**
  * The rate limit of the signed-in calls that make the product work on a mail server or contact a sender
