@@ -6,7 +6,6 @@ import type {
   SubscriptionsResponse,
 } from '#contract/api.js';
 import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
-import { capName } from '#server/mail/headers/detect.js';
 import type { Repositories } from '../repositories.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { StoredMessage, StoredSubscription } from './repository.js';
@@ -53,8 +52,7 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
   const present = (r: StoredSubscription): Subscription => ({
     id: r.id,
     address: r.address,
-    // Names are cut when parsed; a row stored before that cap is cut here, so no list answer carries it.
-    senderName: capName(r.senderName),
+    senderName: r.senderName,
     messageCount: r.messageCount,
     category: r.category,
     lastMessageAt: iso(r.lastMessageAt),
