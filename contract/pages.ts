@@ -117,7 +117,7 @@ export const PUBLIC_PAGES = {
 } as const satisfies Record<string, PageInfo>;
 
 /** The signed-in screens under /genie (not described to crawlers: they are private). */
-export const GENIE_PAGES = {
+export const SIGNED_IN_PAGES = {
   subscriptions: { path: SCREENS.subscriptions, title: 'Subscriptions' },
   accounts: { path: SCREENS.accounts, title: 'Email Accounts' },
   addAccount: { path: SCREENS.addAccount, title: 'Add an Email Account' },

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { BLOG_ID_PATTERN } from '#contract/api.js';
-import { GENIE_PAGES, NOT_FOUND_TITLE, PUBLIC_PAGES } from '#contract/pages.js';
+import { NOT_FOUND_TITLE, PUBLIC_PAGES, SIGNED_IN_PAGES } from '#contract/pages.js';
 import { API_PREFIXES, SCREENS } from '#contract/routes.js';
 import type { BlogService } from '../features/blog/service.js';
 import { UpstreamUnavailableError } from '../lib/errors.js';
@@ -28,8 +28,8 @@ type Resolved = { status: number; tags: HeadTags };
 const STATIC_PAGES = new Map<string, (typeof PUBLIC_PAGES)[keyof typeof PUBLIC_PAGES]>(
   Object.values(PUBLIC_PAGES).map((page) => [page.path.toLowerCase(), page]),
 );
-const GENIE_TITLES = new Map<string, string>(
-  Object.values(GENIE_PAGES).map((page) => [page.path.toLowerCase(), page.title]),
+const SIGNED_IN_TITLES = new Map<string, string>(
+  Object.values(SIGNED_IN_PAGES).map((page) => [page.path.toLowerCase(), page.title]),
 );
 const FILE_NAME = /\/[^/]*\.[A-Za-z0-9]{1,8}$/;
 const BLOG_POST_PREFIX = SCREENS.blogPost('').toLowerCase();
@@ -63,7 +63,8 @@ export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blo
     if (lower === SCREENS.signedInArea || lower.startsWith(`${SCREENS.signedInArea}/`)) {
       // /genie/<category> is the subscription list of that category; deeper paths are redirected by the app.
       const title =
-        GENIE_TITLES.get(lower) ?? (lower.split('/').length === 3 ? GENIE_PAGES.subscriptions.title : null);
+        SIGNED_IN_TITLES.get(lower) ??
+        (lower.split('/').length === 3 ? SIGNED_IN_PAGES.subscriptions.title : null);
       return {
         status: 200,
         tags: { title, description: PUBLIC_PAGES.home.description, canonical: null, robots: 'noindex' },

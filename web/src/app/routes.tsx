@@ -3,14 +3,13 @@
 // becomes the route's `handle.title` (lib/title.ts sets the browser tab's).
 import { type ComponentType, lazy, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { GENIE_PAGES, NOT_FOUND_TITLE, type PageInfo, PUBLIC_PAGES } from '#contract/pages.js';
+import { NOT_FOUND_TITLE, type PageInfo, PUBLIC_PAGES, SIGNED_IN_PAGES } from '#contract/pages.js';
 import { SCREENS } from '#contract/routes.js';
 import { useContact } from '../components/contact';
 import { SiteLayout } from './layouts/SiteLayout';
 import { Preload } from './Preload';
 
 /** The pages of the signed-in area (under /genie), by their name in contract/pages.ts. */
-const SIGNED_IN_PAGES = GENIE_PAGES;
 
 /** A screen in its own chunk, loaded when first visited or preloaded (see Preload). */
 function page<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
