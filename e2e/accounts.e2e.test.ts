@@ -1,34 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
 import { CONTACT_MESSAGES } from '#contract/validation.js';
 import { isResetMail, readOutbox, resetTokenFrom } from '#test/helpers/outbox.js';
 import { NOTICES } from '../web/src/components/notice.js';
 import {
   horizontalOverflow,
-  launchBrowser,
-  type Product,
-  pagesOfEachTest,
+  productForThisFile,
   screenshot,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
 } from './harness.js';
 
-let product: Product;
-let browser: Browser;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-async function open(width = 1280): Promise<Page> {
-  const o = await openTracked(width);
-  return o.page;
-}
+const { product, newPage: open } = productForThisFile();
 
 const newEmail = () => uniqueEmail('e2e');
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dovecot, dovecotAvailable, startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -8,12 +8,9 @@ import { type StripeFake, startStripeFake } from '#test/helpers/stripe-fake/inde
 import {
   addYahooMailbox,
   horizontalOverflow,
-  launchBrowser,
-  type Product,
-  pagesOfEachTest,
+  productForThisFile,
   screenshot,
   signUpWithPassword,
-  startProduct,
   submitCreateAccount,
   uniqueEmail,
 } from './harness.js';
@@ -25,9 +22,6 @@ import {
 
 let fake: StripeFake;
 let dovecot: Dovecot | undefined;
-let product: Product;
-let browser: Browser;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
 
 beforeAll(async () => {
   // The fake starts without a webhook URL: the product's port is known only once it runs.
@@ -38,20 +32,17 @@ beforeAll(async () => {
     },
   });
   if (dovecotAvailable()) dovecot = await startDovecot();
-  [product, browser] = await Promise.all([
-    startProduct({
-      ...(dovecot ? { MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides() } : {}),
-      ...fake.env(),
-    }),
-    launchBrowser(),
-  ]);
-  fake.setWebhookUrl(`${product.url}/stripe/webhook`);
 });
 afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
   await fake?.close();
   await dovecot?.stop();
+});
+const { product, open: openTracked } = productForThisFile(() => ({
+  ...(dovecot ? { MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides() } : {}),
+  ...fake.env(),
+}));
+beforeAll(() => {
+  fake.setWebhookUrl(`${product.url}/stripe/webhook`);
 });
 /** A page on the product that may also load the fake's hosted Checkout and portal pages. */
 async function open(width = 1280): Promise<Page> {

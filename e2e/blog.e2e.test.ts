@@ -1,15 +1,11 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   horizontalOverflow,
-  launchBrowser,
-  type OpenedPage,
-  openPage,
-  type Product,
+  productForThisFile,
   screenshot,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
 } from './harness.js';
 
@@ -20,29 +16,9 @@ import {
 const BLOG_DIR = path.resolve(import.meta.dirname, 'fixtures', 'blog');
 const RICH = 'Tables, task lists and unsafe links';
 
-let product: Product;
-let browser: Browser;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct({ BLOG_DIR }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-afterEach(async () => {
-  // A console.error, a page error or an outbound request in any page of the test fails it.
-  const errors = opened.flatMap((o) => o.errors);
-  await Promise.all(opened.splice(0).map((o) => o.context.close()));
-  expect(errors).toEqual([]);
-});
-
-async function open(width = 1280): Promise<Page> {
-  const o = await openPage(browser, product, width);
-  opened.push(o);
-  return o.page;
-}
+// Pages are closed after each test; a console.error, a page error or an outbound request in any of them
+// fails it.
+const { product, newPage: open } = productForThisFile(() => ({ BLOG_DIR }));
 
 /**
  * The cards' titles, in order, once the list has arrived — and, given `first`, once the first card

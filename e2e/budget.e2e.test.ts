@@ -1,13 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  openPage,
-  type Product,
-  signUpWithPassword,
-  startProduct,
-  uniqueEmail,
-} from './harness.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, productForThisFile, signUpWithPassword, uniqueEmail } from './harness.js';
 
 // What a first visit costs in bytes (docs/decisions.md, a fast first load): the JavaScript and CSS a fresh
 // browser downloads to show a screen, counted as Chromium's network stack received them (the compressed
@@ -22,16 +15,7 @@ const BUDGETS = {
 /** No new script or style request for this long after the screen showed: the page is settled. */
 const QUIET_MS = 1500;
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const { product, browser } = productForThisFile();
 
 interface Transfer {
   url: string;

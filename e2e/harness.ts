@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
+import { peersForThisFile, withDovecot } from '#test/fixtures/peers.js';
 import { type DnsServer, ensureTestDkimKey, startDnsServer } from '#test/helpers/dkim.js';
+import type { DovecotUser } from '#test/helpers/dovecot.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
 
@@ -187,6 +189,46 @@ export function pagesOfEachTest(session: () => { browser: Browser; product: Prod
     opened.push(o);
     return o;
   };
+}
+
+/**
+ * The file's product and browser, started together in a beforeAll and stopped after the file's last
+ * test. `env` is read when the product starts, after the peers the file started before it (a Dovecot's
+ * overrides, a fake's keys). `open` opens a page of the current test (`pagesOfEachTest`), `newPage` the same answering the page alone.
+ */
+export function productForThisFile(
+  env: () => Record<string, string> | Promise<Record<string, string>> = () => ({}),
+) {
+  const { product, browser } = peersForThisFile({
+    product: async () => startProduct(await env()),
+    browser: launchBrowser,
+  });
+  const open = pagesOfEachTest(() => ({ browser, product }));
+  /** A page of the current test, for a test that needs only the page. */
+  const newPage = async (width = 1280): Promise<Page> => (await open(width)).page;
+  return { product, browser, open, newPage };
+}
+
+export interface DovecotProductOptions {
+  /** Accounts on the Dovecot from the start. */
+  users?: DovecotUser[];
+  /** Yahoo's SMTP is down (nothing listens there): an unsubscribe email cannot be sent. */
+  smtpDown?: boolean;
+  /** More settings of the product, read when it starts. */
+  env?: () => Record<string, string>;
+}
+
+/**
+ * The file's Dovecot playing Yahoo's servers, and the file's product and browser using it
+ * (`productForThisFile`).
+ */
+export function withDovecotProduct(options: DovecotProductOptions = {}) {
+  const dovecot = withDovecot(options.users);
+  const session = productForThisFile(async () => ({
+    MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(options.smtpDown ? await freePort() : undefined),
+    ...options.env?.(),
+  }));
+  return { dovecot, ...session };
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

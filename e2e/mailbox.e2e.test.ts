@@ -1,31 +1,30 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import {
   addYahooMailbox,
   horizontalOverflow,
-  launchBrowser,
-  type Product,
-  pagesOfEachTest,
   screenshot,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
+  withDovecotProduct,
 } from './harness.js';
 
 // A person connects a Yahoo mailbox (Yahoo's hosts overridden to a real Dovecot on loopback),
 // watches the subscriptions appear, sees a new one arrive live, and removes the mailbox again.
 
-let dovecot: Dovecot;
-let product: Product;
-let browser: Browser;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const YAHOO = 'genie-e2e@yahoo.com';
 const APP_PASSWORD = 'abcd efgh ijkl mnop';
 
+const {
+  dovecot,
+  product,
+  newPage: open,
+} = withDovecotProduct({
+  users: [{ user: YAHOO, password: APP_PASSWORD }],
+  env: () => ({ SCAN_INTERVAL: '2s' }),
+});
 beforeAll(async () => {
-  dovecot = await startDovecot([{ user: YAHOO, password: APP_PASSWORD }]);
   const news = (subject: string, n: number) =>
     rawMessage({
       from: 'Morning Brief <brief@news.example>',
@@ -51,23 +50,7 @@ beforeAll(async () => {
       listId: '<club.runners.example>',
     }),
   );
-  [product, browser] = await Promise.all([
-    startProduct({
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
-      SCAN_INTERVAL: '2s',
-    }),
-    launchBrowser(),
-  ]);
 });
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await dovecot?.stop();
-});
-async function open(width = 1280): Promise<Page> {
-  const o = await openTracked(width);
-  return o.page;
-}
 
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 

@@ -1,45 +1,24 @@
-import type { Browser, Frame, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import type { Frame, Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { daysAgo } from '#test/helpers/mail.js';
 import {
   addYahooMailbox,
-  launchBrowser,
   type OpenedPage,
-  type Product,
-  pagesOfEachTest,
   screenshot,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
+  withDovecotProduct,
 } from './harness.js';
 
 // Reading a newsletter in the browser: a hostile HTML message on a real Dovecot opens in the
 // preview modal with its scripts and event handlers gone, inside a frame sandboxed without scripts,
 // and its remote images are not requested until the user asks for them (checked in Chromium).
 
-let dovecot: Dovecot;
-let product: Product;
-let browser: Browser;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const PASSWORD = 'app password 1';
 const IMAGES_HOST = 'images.example';
 const SUBJECT = 'Big news issue 7';
 
-beforeAll(async () => {
-  dovecot = await startDovecot();
-  [product, browser] = await Promise.all([
-    startProduct({
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await dovecot?.stop();
-});
+const { dovecot, product, open: openTracked } = withDovecotProduct();
 const HOSTILE_HTML = [
   '<!doctype html><html><head><title>Newsletter</title></head><body>',
   '<h1>Big news</h1>',

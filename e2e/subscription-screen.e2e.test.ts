@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/index.js';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import { withHttpsSender } from '#test/fixtures/peers.js';
 import { setupCertificates } from '#test/helpers/global-setup.js';
-import { type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
-import { freePort } from '#test/helpers/net.js';
 import {
   addYahooMailbox,
   horizontalOverflow,
-  launchBrowser,
   type OpenPageOptions,
-  type Product,
-  pagesOfEachTest,
   screenshot,
   screenshotViewport,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
+  withDovecotProduct,
 } from './harness.js';
 
 // The subscription screen in Chromium: the note after each action and its Undo (a keep, a block), the
@@ -28,36 +23,29 @@ import {
 // 5,000 senders scrolling. Senders' one-click endpoints are a local HTTPS server; the mailbox is a Yahoo
 // one on a real Dovecot.
 
-let dovecot: Dovecot;
-let sender: HttpsSender;
-let product: Product;
-let browser: Browser;
-let removeCertificates: () => void;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const PASSWORD = 'app password 1';
 let seq = 0;
 
-beforeAll(async () => {
+let removeCertificates: () => void;
+beforeAll(() => {
   // The test CA the local HTTPS sender's certificate comes from; the product trusts it like the
   // integration tests' app does (NODE_EXTRA_CA_CERTS).
   removeCertificates = setupCertificates();
-  const smtpDown = await freePort();
-  [dovecot, sender] = await Promise.all([startDovecot(), startHttpsSender()]);
-  [product, browser] = await Promise.all([
-    startProduct({
-      NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
-      UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtpDown),
-    }),
-    launchBrowser(),
-  ]);
 });
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await sender?.close();
-  await dovecot?.stop();
+afterAll(() => {
   removeCertificates?.();
+});
+const sender = withHttpsSender();
+const {
+  dovecot,
+  product,
+  open: openTracked,
+} = withDovecotProduct({
+  smtpDown: true,
+  env: () => ({
+    NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
+    UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1',
+  }),
 });
 
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });

@@ -1,47 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
-import { freePort } from '#test/helpers/net.js';
 import {
   addYahooMailbox,
-  launchBrowser,
   type OpenPageOptions,
-  type Product,
-  pagesOfEachTest,
   screenshot,
   signUpWithPassword,
-  startProduct,
   uniqueEmail,
+  withDovecotProduct,
 } from './harness.js';
 
 // Unsubscribing in the browser: the manual path with both alerts on (dialog → the sender's page in a
 // new tab → confirmation), with both alerts off (no dialog), and a block of a sender without a link,
 // whose mail ends up in the Trash of a real Dovecot.
 
-let dovecot: Dovecot;
-let product: Product;
-let browser: Browser;
-const openTracked = pagesOfEachTest(() => ({ browser, product }));
 const PASSWORD = 'app password 1';
 let seq = 0;
 
-beforeAll(async () => {
-  dovecot = await startDovecot();
-  // Yahoo's SMTP is down (nothing listens there): an unsubscribe email cannot be sent.
-  const smtpDown = await freePort();
-  [product, browser] = await Promise.all([
-    startProduct({
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtpDown),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await dovecot?.stop();
-});
+const { dovecot, product, open: openTracked } = withDovecotProduct({ smtpDown: true });
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 
 /**
