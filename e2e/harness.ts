@@ -194,7 +194,8 @@ export function pagesOfEachTest(session: () => { browser: Browser; product: Prod
 /**
  * The file's product and browser, started together in a beforeAll and stopped after the file's last
  * test. `env` is read when the product starts, after the peers the file started before it (a Dovecot's
- * overrides, a fake's keys). `open` opens a page of the current test (`pagesOfEachTest`), `newPage` the same answering the page alone.
+ * overrides, a fake's keys). `open` opens a page of the current test (`pagesOfEachTest`); `newPage` does
+ * the same and answers the page alone.
  */
 export function productForThisFile(
   env: () => Record<string, string> | Promise<Record<string, string>> = () => ({}),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import {
   consentWithGoogle,
   GOOGLE_CALLBACK,
@@ -9,7 +10,7 @@ import {
   googleSignInEnv,
 } from '#test/fixtures/oauth.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, readOutbox, type TestApp } from '#test/helpers/app.js';
+import { Client, DIALECTS, readOutbox } from '#test/helpers/app.js';
 import { GMAIL_SCOPES } from '#test/helpers/google-emulator.js';
 
 // Sign-up, sign-in and add-account with Google end to end: the product's /auth/google routes against
@@ -75,14 +76,10 @@ async function signInWithGoogle(client: Client, intent: string, email: string) {
 }
 
 describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect, () => googleSignInEnv(emu));
   let secrets: SecretBox;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, googleSignInEnv(emu));
+  beforeAll(() => {
     secrets = new SecretBox(t.config.secretKey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** The confirmation link the product mailed to `email` (a path on this site). */
@@ -406,21 +403,15 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
 });
 
 describe('OAuth with Google on the free trial (billing on)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // The mailbox limit reads the user's plan only: Stripe itself is never called here.
-    t = await createTestApp('sqlite', {
-      ...googleSignInEnv(emu),
-      STRIPE_SECRET_KEY: 'sk_test_unused',
-      STRIPE_WEBHOOK_SECRET: 'whsec_unused',
-      STRIPE_PRICE_MONTHLY: 'price_m',
-      STRIPE_PRICE_YEARLY: 'price_y',
-      STRIPE_API_URL: 'http://127.0.0.1:9',
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  // The mailbox limit reads the user's plan only: Stripe itself is never called here.
+  const t = withTestApp('sqlite', () => ({
+    ...googleSignInEnv(emu),
+    STRIPE_SECRET_KEY: 'sk_test_unused',
+    STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+    STRIPE_PRICE_MONTHLY: 'price_m',
+    STRIPE_PRICE_YEARLY: 'price_y',
+    STRIPE_API_URL: 'http://127.0.0.1:9',
+  }));
 
   const mailboxesOf = (userEmail: string) =>
     t.db

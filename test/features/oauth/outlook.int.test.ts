@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import {
   consentWithMicrosoft,
   MICROSOFT_CALLBACK,
@@ -10,7 +11,7 @@ import {
 } from '#test/fixtures/oauth.js';
 import { outlookMessage } from '#test/fixtures/outlook.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
+import { Client, DIALECTS } from '#test/helpers/app.js';
 import type { FakeMailbox, FakeUserOptions } from '#test/helpers/graph-fake.js';
 
 // Sign-up, sign-in and add-account with Microsoft end to end: the product's /auth/outlook routes against
@@ -58,14 +59,10 @@ const consent = (authorizeUrl: string, email: string, tamper?: (url: URL) => voi
   consentWithMicrosoft(authorizeUrl, email, tamper);
 
 describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect, () => microsoftSignInEnv(fake));
   let secrets: SecretBox;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, microsoftSignInEnv(fake));
+  beforeAll(() => {
     secrets = new SecretBox(t.config.secretKey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function start(client: Client, intent: string): Promise<string> {

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { allIds, header } from '#test/fixtures/gmail.js';
 import { consentWithGoogle, googleSignInEnv } from '#test/fixtures/oauth.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp } from '#test/helpers/app.js';
+import { Client, DIALECTS } from '#test/helpers/app.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
@@ -20,14 +21,10 @@ const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 const consent = (authorizeUrl: string, email: string) => consentWithGoogle(emu, authorizeUrl, email);
 
 describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect, () => googleSignInEnv(emu));
   let secrets: SecretBox;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, googleSignInEnv(emu));
+  beforeAll(() => {
     secrets = new SecretBox(t.config.secretKey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** A user signed up with Google whose Gmail mailbox holds `specs`, scanned. */
