@@ -11,6 +11,7 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'plan-limit'
+  | 'subscription-required'
   | 'too-many-attempts'
   | 'upstream-unavailable';
 
@@ -50,6 +51,10 @@ export class ConflictError extends DomainError {
 /** The free trial's limit is reached: the user is sent to pricing. */
 export class PlanLimitError extends DomainError {
   readonly kind = 'plan-limit';
+}
+/** A mailbox beyond the free trial's: the add-account screen asks for a plan (answered 401, as the spec's screen expects). */
+export class SubscriptionRequiredError extends DomainError {
+  readonly kind = 'subscription-required';
 }
 export class TooManyAttemptsError extends DomainError {
   readonly kind = 'too-many-attempts';

@@ -11,8 +11,8 @@ import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '#serv
 import type { SecretBox } from '#server/lib/crypto.js';
 import {
   InvalidInputError,
-  NotAuthenticatedError,
   NotFoundError,
+  SubscriptionRequiredError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
 import type { ProviderFactory } from '#server/mail/index.js';
@@ -43,11 +43,8 @@ export interface MailboxesDeps {
   mailboxAdded?: (userId: string, email: string) => Promise<void>;
 }
 
-/**
- * Adding another mailbox needs a plan: answered as a 401 (docs/product.md), with the text on which the
- * add-account screen offers the plans.
- */
-export class MailboxLimitError extends NotAuthenticatedError {
+/** Adding another mailbox needs a plan; the add-account screen offers the plans on this text. */
+export class MailboxLimitError extends SubscriptionRequiredError {
   constructor() {
     super(BILLING_MESSAGES.subscriptionRequired);
   }

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   PlanLimitError,
   ReauthRequiredError,
+  SubscriptionRequiredError,
   TooManyAttemptsError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
@@ -63,6 +64,7 @@ const REFUSALS: Record<
   'not-found': NotFoundError,
   conflict: ConflictError,
   'plan-limit': PlanLimitError,
+  'subscription-required': SubscriptionRequiredError,
   'too-many-attempts': TooManyAttemptsError,
   'upstream-unavailable': UpstreamUnavailableError,
 };
