@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three tiers named by what is real (docs/decisions.md, test tiers). `npm test` runs them in order through scripts/test.mjs.
+// Three tiers named by what is real (docs/decisions/009-vitest-for-every-tier.md). `npm test` runs them in order through scripts/test.mjs.
 export default defineConfig({
   test: {
     projects: [

@@ -4,7 +4,7 @@ import { API, SCREENS } from './routes.js';
 // order the provider picker lists them. The screens (picker, add-mailbox, email accounts) and the
 // contract's schemas read these rows; the server's own half of a provider (how its adapter is built,
 // its hosts) is its descriptor under server/mail/ (registry.ts). Adding a provider is one row here and
-// one descriptor there (docs/decisions.md, 2026-11-23 "Provider knowledge in one place").
+// one descriptor there (docs/decisions/038-provider-knowledge-in-one-place.md).
 //
 // This module imports only routes.ts: validation.ts and api.ts read it, so it must not read them.
 

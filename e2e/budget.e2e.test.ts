@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage, productForThisFile, signUpWithPassword, uniqueEmail } from './harness.js';
 
-// What a first visit costs in bytes (docs/decisions.md, a fast first load): the JavaScript and CSS a fresh
+// What a first visit costs in bytes (docs/decisions/044-fast-first-load.md): the JavaScript and CSS a fresh
 // browser downloads to show a screen, counted as Chromium's network stack received them (the compressed
 // bodies; with headers and decompressed sizes reported too), until no script or style has been requested
 // for QUIET_MS. Bytes, not time: the result does not depend on how loaded the machine is.

@@ -29,7 +29,7 @@ export interface UsersTable {
   auto_block_still_sending: Generated<number>;
   /** Unsubscribes the free trial has used (reserved before the sender is contacted). */
   trial_unsubscribes_used: Generated<number>;
-  /** 1 once the address is proven (docs/decisions.md, "Who owns an address"). */
+  /** 1 once the address is proven (docs/decisions/056-proven-addresses-and-takeover.md). */
   email_verified: Generated<number>;
   created_at: number;
 }

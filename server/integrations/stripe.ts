@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allOrNone, type Integration, isSet } from './integration.js';
 
-// Stripe: plans, Checkout, the billing portal and the free trial's limits (docs/decisions.md "Billing").
+// Stripe: plans, Checkout, the billing portal and the free trial's limits (docs/decisions/040-billing-with-stripe-as-source-of-truth.md).
 // Billing is on only when the secret key, the webhook's signing secret and both prices are set; otherwise
 // the product runs without limits (self-hosting) and /pricing only describes the plans. STRIPE_API_URL moves
 // every Stripe call to one origin (the local fake in tests); plain http is allowed only on loopback, so a

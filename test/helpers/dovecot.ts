@@ -9,7 +9,7 @@ import { ImapFlow } from 'imapflow';
 import { freePort } from './net.js';
 import { NOBODY, type ServerUser } from './unpacked-server.js';
 
-// A private Dovecot IMAP server on loopback for the tests (docs/decisions.md, test tiers): own config in a temp dir,
+// A private Dovecot IMAP server on loopback for the tests (docs/decisions/009-vitest-for-every-tier.md): own config in a temp dir,
 // passwd-file users, maildir owned by `nobody`, no TLS, no auth delay. Started in the foreground
 // as a child so it dies with the test process.
 

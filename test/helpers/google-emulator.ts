@@ -5,7 +5,7 @@ import { googlePlugin, seedFromConfig } from '@emulators/google';
 import { expect } from 'vitest';
 import { dkimSign } from './dkim.js';
 
-// @emulators/google served in-process on 127.0.0.1 (docs/decisions.md, test tiers), patched by patches/@emulators+google+0.4.1.patch
+// @emulators/google served in-process on 127.0.0.1 (docs/decisions/009-vitest-for-every-tier.md), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
 // users.getProfile, the /batch/gmail/v1 endpoint, `-term` and `category:` search, monotonic history ids, and
 // Gmail's limit of 1,000 ids per messages.batchModify (400 "Number of ids cannot exceed 1000"). messages.send,

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 
 // A TCP proxy on 127.0.0.1 in front of a real IMAP server that makes it look like a server without some
-// extensions (docs/decisions.md, "IMAP compatibility"): the hidden capabilities leave every CAPABILITY list
+// extensions (docs/decisions/064-imap-compatibility-as-a-tested-property.md): the hidden capabilities leave every CAPABILITY list
 // (untagged, and the [CAPABILITY …] code of the greeting and of LOGIN's OK), the answers only those
 // extensions give are taken out ([COPYUID …] without UIDPLUS, special-use flags in LIST without
 // SPECIAL-USE), and a command that needs a hidden extension is refused with BAD, as such a server would.

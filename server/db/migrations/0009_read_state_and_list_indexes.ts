@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // What each sender costs the user (docs/decisions.md, "The subscription screen"): the read state of
+  // What each sender costs the user (docs/decisions/050-the-subscription-screen.md): the read state of
   // each message reference (1 read, 0 unread, null unknown), and per sender the running counts the
   // read rate is computed from, its sort key (read_rank: read per mille, 1001 while unknown so that
   // "least read first" puts the unknown last), messages in the 90 days before the last check, and

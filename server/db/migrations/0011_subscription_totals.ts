@@ -2,7 +2,7 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import { recountSubscriptionTotals } from '../subscription-totals.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // SQLite only (docs/decisions.md "The list's total, kept by SQLite triggers"): how many
+  // SQLite only (docs/decisions/054-list-total-kept-by-sqlite-triggers.md): how many
   // subscriptions each user has in each category, kept by triggers on every write to senders, so the
   // list's total is one row instead of a count of the category's index entries.
   // PostgreSQL keeps counting: there the counter row would be a lock that a scan's transaction and an

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A password account's address is unverified until proven (a link mailed to it, a password reset,
   // or a mailbox at that address that logs in); a Google or Microsoft sign-in into an unverified
-  // account takes it over (docs/decisions.md, "Who owns an address").
+  // account takes it over (docs/decisions/056-proven-addresses-and-takeover.md).
   await db.schema
     .alterTable('users')
     .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))

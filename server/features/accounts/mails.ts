@@ -10,7 +10,7 @@ import type { AccountsRepository, User } from './repository.js';
 export const RESET_TTL_MS = 3600 * 1000;
 /** At most one reset mail per address in this time, however often it is asked for. */
 export const RESET_COOLDOWN_MS = 60 * 1000;
-/** A link that proves a password account's address works this long (docs/decisions.md, "Who owns an address"). */
+/** A link that proves a password account's address works this long (docs/decisions/056-proven-addresses-and-takeover.md). */
 export const VERIFY_TTL_MS = 24 * 3600 * 1000;
 
 /** Where a mail that could not be prepared or sent is reported (the request's logger). */

@@ -12,7 +12,7 @@ import { createSync } from './sync.js';
 import { createTrial } from './trial.js';
 import { createWebhooks, type WebhookAnswer, type WebhookDelivery } from './webhooks.js';
 
-// Plans and billing (docs/decisions.md "Billing"), composed of its parts: prices.ts (the pricing page),
+// Plans and billing (docs/decisions/040-billing-with-stripe-as-source-of-truth.md), composed of its parts: prices.ts (the pricing page),
 // checkout.ts (Checkout, the portal and their return URLs), webhooks.ts (Stripe's deliveries), sync.ts
 // (the copy of what the customer pays for), trial.ts (the free trial's limits) and account-deletion.ts
 // (what is ended at Stripe before an account goes). This file says what each call does with billing off

@@ -47,7 +47,7 @@ export function createSync({ settings, stripe: api, repo, now, log }: StripeCont
    * A user paying twice (two Checkouts both paid: two tabs, two instances, a session expired too late):
    * one subscription is kept — see keepFirst — and each other live one of this product is cancelled at
    * once with its unused time credited to the customer's balance (`prorate` + `invoice_now`), which pays
-   * the kept one's next invoices: nothing is charged twice, and no card refund is made (docs/decisions.md).
+   * the kept one's next invoices: nothing is charged twice, and no card refund is made (docs/decisions/040-billing-with-stripe-as-source-of-truth.md).
    * Answers the subscriptions as they are after it. Two syncs at once choose the same one to keep; the
    * second's cancel of a subscription already cancelled is not an error.
    */

@@ -4,7 +4,7 @@ import type { BillingRepository } from './repository.js';
 
 // The free trial's limits (FREE_TRIAL: unsubscribes and mailboxes) for users without premium. With billing
 // off nothing is limited. What an account used of the trial outlives it under a keyed hash of its
-// addresses (docs/decisions.md, "The free trial outlives the account").
+// addresses (docs/decisions/069-free-trial-outlives-the-account.md).
 
 /** A reservation of one free unsubscribe; `release` gives it back when the attempt changed nothing. */
 export interface UnsubscribeAllowance {

@@ -1,4 +1,4 @@
-// How a bulk action spreads its work (docs/decisions.md "Bulk actions and undo"): at most `total` items
+// How a bulk action spreads its work (docs/decisions/047-bulk-actions-run-as-jobs.md): at most `total` items
 // at once overall, and at most `perHost` at once against the same host, so a bulk of 300 senders of one
 // newsletter platform, or 300 blocks in one mailbox, never hits one server with more than a couple of
 // requests at a time. Items wait in the order they were given; a later item of a free host may start

@@ -15,7 +15,7 @@ import type { UnsubscribeService } from '../unsubscribe/service.js';
 import type { BulkSender } from './bulk.js';
 import { type HostLimits, runWithHostLimits } from './limiter.js';
 
-// Many senders at once (docs/decisions.md "Bulk actions and undo"). POST /bulk-action stores the bulk and
+// Many senders at once (docs/decisions/047-bulk-actions-run-as-jobs.md). POST /bulk-action stores the bulk and
 // one item per sender, then a job runs the items: each through the very call the single buttons make
 // (features/unsubscribe/service.ts), so one run per sender, receipts written before a sender is
 // contacted, the free trial's reservation and the mailto/one-click safety rules are those of the single

@@ -26,7 +26,7 @@ export interface PreviewRequest {
   loadImages?: boolean;
 }
 
-/** Previews of one mailbox fetched at once; more wait (one IMAP login each: docs/decisions.md). */
+/** Previews of one mailbox fetched at once; more wait (one IMAP login each: docs/decisions/020-message-previews.md). */
 export const PREVIEWS_PER_MAILBOX = 3;
 
 export function createPreviewService({ repos, providers }: PreviewDeps) {

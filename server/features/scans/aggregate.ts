@@ -34,8 +34,7 @@ export interface SenderTally {
 }
 
 /**
- * The detection rule over a sender's messages (docs/decisions.md, "One forged list message does not make
- * a subscription"): list evidence, and either no message without it (a new newsletter is listed from its
+ * The detection rule over a sender's messages (docs/decisions/012-senders-subscriptions-and-stored-mail.md): list evidence, and either no message without it (a new newsletter is listed from its
  * first message) or at least two with it (a newsletter that also sends personal notes). A From is easily
  * forged, so one list message among personal mail does not turn a correspondent into a subscription.
  */

@@ -6,7 +6,7 @@ import { isOneClick, parseListUnsubscribe } from '#server/mail/headers/list-unsu
 
 // RFC 8058 §3.1: the one-click POST is made only for a message whose List-Unsubscribe and
 // List-Unsubscribe-Post fields are covered by a valid DKIM signature of the sender's domain, so a forged
-// message cannot steer the product's POST (docs/decisions.md, "One-click only for signed headers").
+// message cannot steer the product's POST (docs/decisions/068-one-click-only-for-dkim-signed-headers.md).
 
 export interface DkimVerdict {
   /** Whether the one-click POST to `uri` may be made. */

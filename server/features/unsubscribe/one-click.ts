@@ -7,7 +7,7 @@ import {
   UnsupportedSchemeError,
 } from '#server/lib/safe-fetch.js';
 
-// RFC 8058 one-click unsubscribe (docs/decisions.md, the unsubscribe engine): POST `List-Unsubscribe=One-Click`, form-encoded,
+// RFC 8058 one-click unsubscribe (docs/decisions/019-the-unsubscribe-engine.md): POST `List-Unsubscribe=One-Click`, form-encoded,
 // to the sender's https URI, without cookies or credentials, within 10 s; any 2xx is success. The
 // answer has the shape of a receipt, so every attempt can be stored as it is.
 

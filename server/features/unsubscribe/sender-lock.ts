@@ -15,8 +15,7 @@ import {
 import type { UnsubscribeRepository } from './repository.js';
 import type { FlightAnswer } from './sender.js';
 
-// One run per sender and operation, across every instance (docs/decisions.md "One unsubscribe run per
-// sender across instances"): a run holds the sender's row of unsubscribe_flights (its "flight") under a
+// One run per sender and operation, across every instance (docs/decisions/023-one-unsubscribe-run-per-sender.md): a run holds the sender's row of unsubscribe_flights (its "flight") under a
 // lease it renews; callers of the same operation, on any instance, answer with the run's stored answer; a
 // run whose process died is reconciled from its pending receipts, never repeated blindly.
 

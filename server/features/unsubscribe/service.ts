@@ -16,12 +16,11 @@ import { unsubscribeSender } from './steps/unsubscribe-sender.js';
 import { type ReserveUnsubscribe, unlimited, withTrialAllowance } from './trial-allowance.js';
 import { STILL_SENDING_GRACE_MS } from './verification.js';
 
-// The unsubscribe engine (docs/decisions.md, the unsubscribe engine): RFC 8058 one-click → a mailto request
+// The unsubscribe engine (docs/decisions/019-the-unsubscribe-engine.md): RFC 8058 one-click → a mailto request
 // sent from the user's own mailbox → the sender's page, opened by the user → a block (provider rule or our
 // own, and the existing mail moved to trash). Each of these is a step under steps/; this file gives the
 // buttons their calls, each run under the sender's lock (sender-lock.ts) and, where it may unsubscribe,
-// holding one of the free trial's unsubscribes (trial-allowance.ts). Safety rules (docs/decisions.md
-// "mailto and block safety"):
+// holding one of the free trial's unsubscribes (trial-allowance.ts). Safety rules (docs/decisions/022-mailto-and-block-safety.md):
 // - a mailto goes to exactly one address with a short fixed request (mail/headers/mailto.ts);
 // - nothing is trashed unless the user chose it: a mailto that cannot be sent is refused with `offerBlock`
 //   and a block that would trash mail without list headers asks first (`confirmBlock`);

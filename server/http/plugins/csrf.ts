@@ -15,7 +15,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Every state-changing call needs the X-CSRF-Token header from GET /csrf-token, tied to the signed,
- * HttpOnly `ig_csrf` cookie (docs/decisions.md "Sessions and CSRF"), unless its route says
+ * HttpOnly `ig_csrf` cookie (docs/decisions/002-sessions-and-csrf.md), unless its route says
  * `config: { csrf: false }`. Calls to no route (404s) are checked too. socket.io needs no exemption:
  * its engine answers /socket.io/ on the HTTP server before Fastify sees the request.
  * Call after @fastify/cookie is registered.

@@ -3,7 +3,7 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 /**
  * The app's logger. Query strings carry secrets (reset tokens, OAuth codes and states, Checkout session
  * ids), so only the path of a request is logged; cookies and the CSRF header are redacted
- * (docs/decisions.md, "Nothing secret in the logs").
+ * (docs/decisions/059-nothing-secret-in-logs.md).
  */
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {

@@ -32,7 +32,7 @@ const signedIn = new WeakMap<FastifyRequest, SessionUser>();
 
 /**
  * The hook of the signed-in routes (routes/signed-in.ts): sets `request.user`, or answers 403
- * `{message}` without a session (docs/decisions.md "Signed-out calls answer 403").
+ * `{message}` without a session (docs/decisions/003-signed-out-calls-answer-403.md).
  */
 export async function requireSession(request: FastifyRequest): Promise<void> {
   const user = await request.sessionUser();

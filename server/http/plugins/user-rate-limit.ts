@@ -7,7 +7,7 @@ import { HttpError } from '../http-error.js';
  * (preview, messages by sender, unsubscribe, keep, block, undo, bulk): counted per user, not per IP (one
  * user from many addresses, or many users behind one), in one budget across those routes, after the
  * session hook has named the user (a route's `preHandler`). A fixed window in memory, per process, like
- * the per-IP limits (docs/decisions.md, "Rate limits"). @fastify/rate-limit keeps one store per route,
+ * the per-IP limits (docs/decisions/066-per-user-and-per-mailbox-limits.md). @fastify/rate-limit keeps one store per route,
  * so it cannot count one budget over several routes.
  */
 export function perUserRateLimit(rate: { max: number; windowMs: number }) {

@@ -16,7 +16,7 @@ export type SignedInRouteOptions = AccountRouteOptions &
 
 /**
  * Every route that needs a session, in one encapsulated scope whose hook sets `request.user` or answers
- * 403 without a session (docs/decisions.md "Signed-out calls answer 403").
+ * 403 without a session (docs/decisions/003-signed-out-calls-answer-403.md).
  *
  * The hook is `preValidation`, not `preHandler`: a signed-out call is refused before its body is checked
  * against its schema, so it answers 403 whatever it sent, as it always did; it still runs after the CSRF

@@ -1,7 +1,6 @@
 // RFC 6068 mailto: URIs from List-Unsubscribe, read as an unsubscribe REQUEST the product will send from
 // the user's own address. Everything in the URI is the sender's text, so it decides nothing about who
-// receives mail or what the mail says beyond a short, plain request (docs/decisions.md "mailto and
-// block safety"):
+// receives mail or what the mail says beyond a short, plain request (docs/decisions/022-mailto-and-block-safety.md):
 // - exactly one recipient: the first addr-spec of the path; `to=`, `cc=`, `bcc=` and every other header
 //   field are ignored; an address that decodes to CR/LF, a comma, group syntax, quotes, brackets or
 //   spaces is refused rather than repaired;

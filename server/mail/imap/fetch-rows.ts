@@ -8,7 +8,7 @@ import { SCAN_HEADER_FIELDS } from '../provider.js';
  * Why not `client.fetch()`: for every attribute of every message it compiles the attribute's name back into
  * IMAP text to use as a key, hashes a fallback id and builds a Set of flags, which was most of the CPU
  * ImapFlow spent on a scan. And why not ImapFlow's tokenizer either: it builds a node, a token object and a
- * string per atom, most of the worker's garbage (docs/decisions.md, "Scan speed"). So each answer line is read twice over at most:
+ * string per atom, most of the worker's garbage (docs/decisions/055-imap-scan-speed.md). So each answer line is read twice over at most:
  * - `readFetchLine` reads the line ImapFlow's stream has framed (line bytes, literals apart) in one pass
  *   over its bytes, accepting only the strict shape this command gets answered with;
  * - any line it does not accept byte for byte goes on to ImapFlow's tokenizer and `readFetchRow`, which

@@ -11,7 +11,7 @@ import { type ConnectTarget, connectTarget, type ImapConnectionOptions } from '.
 /**
  * A full scan (or a resumed one) and the daily check run their IMAP connection on a worker thread:
  * ImapFlow's parsing of the FETCH answers and the header fields' parsing happen there, and the server's
- * answers are read while the main thread commits the batch before (docs/decisions.md, "Scan speed"). The
+ * answers are read while the main thread commits the batch before (docs/decisions/055-imap-scan-speed.md). The
  * main thread keeps what must not leave it: the host policy and the resolver (connectTarget judges every
  * address; the worker connects only to those), and the database, which the worker asks for the known
  * messages when a check needs them (no CHANGEDSINCE: a server without CONDSTORE, or a folder scanned

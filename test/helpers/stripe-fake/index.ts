@@ -1,7 +1,7 @@
 // A local Stripe for tests: the /v1 endpoints a subscription product calls, hosted Checkout and portal
 // pages, and signed webhook events with controls. Driven by the real SDK:
 //   new Stripe(fake.secretKey, { host: fake.host, port: fake.port, protocol: 'http' })
-// See docs/decisions.md (2026-11-23) for what it covers and the reference pages it follows.
+// See docs/decisions/039-stripe-fake-for-billing-tests.md for what it covers and the reference pages it follows.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';

@@ -9,7 +9,7 @@ import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from 
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
-// IMAP compatibility as a tested property (docs/decisions.md, "IMAP compatibility"): the same adapter-level
+// IMAP compatibility as a tested property (docs/decisions/064-imap-compatibility-as-a-tested-property.md): the same adapter-level
 // scenarios (folders, scan with exact counts and read states, daily check with new mail and flag changes,
 // block = move to the trash, undo = move back) against Dovecot, Courier IMAP 5 and Cyrus IMAP 3.6 as they
 // are, and behind a proxy that hides one extension at a time, all of them at once, or UIDNEXT in SELECT

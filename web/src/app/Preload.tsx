@@ -6,8 +6,7 @@ const INTERACTIONS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'fo
 /**
  * From the visitor's first interaction with the page on, the other screens of its area load in the
  * background: a click then does not wait for a chunk, nor lands keystrokes in the screen being left while
- * the next one loads. Not before: a first visit downloads only what its screen needs (docs/decisions.md,
- * a fast first load), and the pointer moves well before a click.
+ * the next one loads. Not before: a first visit downloads only what its screen needs (docs/decisions/044-fast-first-load.md), and the pointer moves well before a click.
  */
 export function Preload({ pages }: { pages: ReadonlyArray<{ preload: () => Promise<unknown> }> }) {
   useEffect(() => {

@@ -5,8 +5,7 @@ import { analytics, type Consent, trackAuthRedirect } from '../lib/analytics';
 import { usePublicConfig } from '../lib/public-config';
 
 /**
- * Hands the server's measurement id to analytics.ts and asks for consent once (docs/decisions.md,
- * analytics): Accept loads Google Analytics, Decline is remembered, × hides the question for this visit
+ * Hands the server's measurement id to analytics.ts and asks for consent once (docs/decisions/042-analytics-only-with-consent.md): Accept loads Google Analytics, Decline is remembered, × hides the question for this visit
  * (nothing is loaded). Without a measurement id nothing shows.
  */
 export function AnalyticsConsent() {

@@ -3,7 +3,7 @@ import { AUTH_EVENT_COOKIE } from '#contract/analytics.js';
 import { usePublicConfig } from '../lib/public-config';
 
 // The banner and analytics.ts load only where they have something to do, not with every first visit
-// (docs/decisions.md, a fast first load).
+// (docs/decisions/044-fast-first-load.md).
 const AnalyticsConsent = lazy(() =>
   import('./AnalyticsConsent').then((m) => ({ default: m.AnalyticsConsent })),
 );

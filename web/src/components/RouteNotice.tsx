@@ -26,7 +26,7 @@ export function RouteNotice() {
   return (
     <div className="container pt-4">
       {/* Bootstrap's alert markup: this is on every public page, and react-bootstrap's Alert brings its
-          transitions into the entry chunk (docs/decisions.md, a fast first load). */}
+          transitions into the entry chunk (docs/decisions/044-fast-first-load.md). */}
       <div className="alert alert-success alert-dismissible mb-0" role="status">
         {NOTICES[id]}
         <button type="button" className="btn-close" aria-label="Close alert" onClick={() => setShown(null)} />

@@ -1,7 +1,6 @@
 // Scroll positions across the app's navigations, as the browser keeps them across page loads: a new screen
 // starts at the top (or at its #hash), Back and Forward return where the visitor was, also after a reload.
-// React Router's own ScrollRestoration needs its data router, which is most of its size (docs/decisions.md,
-// a fast first load); this is the part the app uses.
+// React Router's own ScrollRestoration needs its data router, which is most of its size (docs/decisions/044-fast-first-load.md); this is the part the app uses.
 import { useLayoutEffect } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 

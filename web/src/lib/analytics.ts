@@ -1,4 +1,4 @@
-// Google Analytics 4, only with the visitor's consent (docs/decisions.md, analytics). Nothing is loaded,
+// Google Analytics 4, only with the visitor's consent (docs/decisions/042-analytics-only-with-consent.md). Nothing is loaded,
 // no cookie is set and no event leaves the page unless both hold: the server names a measurement id
 // (`publicConfig.gaMeasurementId`) and the visitor pressed Accept on the consent banner (remembered in
 // localStorage). Without them events are dropped, not queued. gtag.js is added to the page only then.

@@ -17,7 +17,7 @@ export interface UnsubscribeSenderInput {
 }
 
 /**
- * The ways out, in order (docs/decisions.md, the unsubscribe engine): what was done already, RFC 8058
+ * The ways out, in order (docs/decisions/019-the-unsubscribe-engine.md): what was done already, RFC 8058
  * one-click, a mailto request from the user's mailbox, the sender's page for the user to open, a block.
  * A mailto that cannot be sent never falls through to a silent block: with no page left, the user is
  * asked (UpstreamUnavailableError with `offerBlock`).

@@ -15,8 +15,7 @@ export function NavBar() {
   useEffect(() => setExpanded(false), [pathname]);
 
   // Bootstrap's navbar markup without react-bootstrap: every page has this bar, and react-bootstrap's
-  // Navbar, Nav and Collapse weigh more than the rest of the page's own code (docs/decisions.md, a fast
-  // first load). Below the lg breakpoint the toggler shows and hides the links.
+  // Navbar, Nav and Collapse weigh more than the rest of the page's own code (docs/decisions/044-fast-first-load.md). Below the lg breakpoint the toggler shows and hides the links.
   return (
     <nav className="navbar navbar-expand-lg bg-white border-bottom">
       <div className="container">

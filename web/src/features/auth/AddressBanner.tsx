@@ -5,7 +5,7 @@ import { ADDRESS_NOTICES, type AddressNoticeId, addressNotice } from './addressN
 import { EMAIL_STATUS_KEY, useEmailStatus, useResendVerification } from './api/email-verification';
 
 /**
- * The signed-in area's line about the account's address (docs/decisions.md, "Who owns an address"): what a
+ * The signed-in area's line about the account's address (docs/decisions/056-proven-addresses-and-takeover.md): what a
  * link or a sign-in that just happened did (`?email=…`, `?account=secured`, read once and removed from
  * the address bar), and, while the address is not proven, a quiet reminder with "Resend".
  */

@@ -234,7 +234,7 @@ const PLEDGES: Pledge[] = [
 ];
 
 // Bootstrap's grid and card markup written out rather than react-bootstrap's wrappers: this is the page
-// most first visits start on, and the wrappers were a third of its chunk (docs/decisions.md, a fast first load).
+// most first visits start on, and the wrappers were a third of its chunk (docs/decisions/044-fast-first-load.md).
 export default function Landing({ onContact }: { onContact: () => void }) {
   return (
     <div className="mk-page">
