@@ -1,6 +1,6 @@
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 
-// A local SMTP submission server for the mailto tests (issue 4): 127.0.0.1 on a free port, AUTH PLAIN/LOGIN
+// A local SMTP submission server for the mailto tests: 127.0.0.1 on a free port, AUTH PLAIN/LOGIN
 // for one user, no TLS, every accepted message recorded with its envelope and raw bytes.
 
 export interface ReceivedMail {

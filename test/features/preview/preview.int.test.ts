@@ -7,7 +7,7 @@ import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 
-// The message preview (issue 4) end to end: a Yahoo mailbox (hosts overridden to a real Dovecot) is
+// The message preview end to end: a Yahoo mailbox (hosts overridden to a real Dovecot) is
 // scanned, and a newsletter is fetched from the mailbox on demand, sanitized and answered as HTML.
 
 const NOT_FOUND = 'Preview not found, please check your email for the message';

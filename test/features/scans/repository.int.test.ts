@@ -221,7 +221,7 @@ describe.each(DIALECTS)('scan batches written on %s', (dialect) => {
     expect(await counts()).toEqual(running);
   });
 
-  // Item 15 of issue 7: the rule holds over the running totals, in whatever order batches bring the
+  // The rule holds over the running totals, in whatever order batches bring the
   // spoofed and the personal mail.
   describe('list evidence across batches', () => {
     let n = 0;

@@ -7,7 +7,7 @@ import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
-// What one sender can do to the list through a real scan (issue 7): a forged From with list headers
+// What one sender can do to the list through a real scan: a forged From with list headers
 // among a correspondent's personal mail (item 15), and a sender with a huge name and thousands of
 // unsubscribe URIs (item 10). A Yahoo mailbox, hosts overridden to a real Dovecot, on SQLite and
 // PostgreSQL.

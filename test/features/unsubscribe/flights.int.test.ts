@@ -14,7 +14,7 @@ import { freePort } from '#test/helpers/net.js';
 import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
 import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
-// One unsubscribe per sender, whatever happens (issue 7, item 5): two API instances on one PostgreSQL
+// One unsubscribe per sender, whatever happens: two API instances on one PostgreSQL
 // answering the same double click reach the sender once; a process killed between the request to the
 // sender and its answer is reconciled at restart, and the request is never made again.
 

@@ -10,7 +10,7 @@ import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import { Client, DIALECTS } from '#test/helpers/app.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
-// The unsubscribe engine end to end for Gmail (issue 4): a user signed up with Google on @emulators/google
+// The unsubscribe engine end to end for Gmail: a user signed up with Google on @emulators/google
 // (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
 // observed in the emulator's mailbox through another grant of the same account.
 

@@ -8,7 +8,7 @@ import { withGraphFake } from '#test/fixtures/peers.js';
 import { Client, DIALECTS } from '#test/helpers/app.js';
 import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 
-// The unsubscribe engine end to end for Outlook (issue 4): a user signed up with Microsoft on the Graph /
+// The unsubscribe engine end to end for Outlook: a user signed up with Microsoft on the Graph /
 // identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
 // scanned, then POST /unsubscribe; observed in the fake's mailbox (rules, folders, recorded sendMail).
 

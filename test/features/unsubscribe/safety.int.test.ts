@@ -5,8 +5,7 @@ import { DIALECTS, type TestApp } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
-// What one sender's List-Unsubscribe may make the product do with the user's mailbox (issue 7, items 2, 3,
-// 4 and 15): a mailto reaches exactly one address with a short request; a mailto that cannot be sent
+// What one sender's List-Unsubscribe may make the product do with the user's mailbox: a mailto reaches exactly one address with a short request; a mailto that cannot be sent
 // trashes nothing; Keep lifts a block; a block that would trash mail without list headers asks first.
 // A Yahoo mailbox on a real Dovecot, its SMTP on a local peer; observed there and in the mailbox.
 

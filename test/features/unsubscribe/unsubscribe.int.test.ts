@@ -7,7 +7,7 @@ import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
-// The unsubscribe engine end to end (issue 4): a Yahoo mailbox on a real Dovecot, its SMTP on a local
+// The unsubscribe engine end to end: a Yahoo mailbox on a real Dovecot, its SMTP on a local
 // peer, senders' endpoints on a local HTTPS server with its own CA; observed at the sender and in the
 // mailbox.
 

@@ -4,7 +4,7 @@ import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
-// Verification after an unsubscribe (issue 4, beyond the spec): mail from an unsubscribed sender
+// Verification after an unsubscribe (beyond the spec): mail from an unsubscribed sender
 // dated more than 2 days after the unsubscribe marks it "still sending"; Block (or the auto-block
 // setting) then trashes its mail. A Yahoo mailbox on a real Dovecot.
 

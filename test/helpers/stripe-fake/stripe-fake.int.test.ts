@@ -1,4 +1,4 @@
-// The Stripe fake driven by the real stripe SDK: what the billing code will see (issue 9).
+// The Stripe fake driven by the real stripe SDK: what the billing code will see.
 import { createServer, type Server } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { allIds, header, newGmailMailbox } from '#test/fixtures/gmail.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
-// The unsubscribe engine's mailbox actions for Gmail (issue 4) against @emulators/google: the mailto request
+// The unsubscribe engine's mailbox actions for Gmail against @emulators/google: the mailto request
 // through messages.send, block = settings.filters.create + batchModify of the sender's existing mail.
 
 const emu = withGoogleEmulator();

@@ -5,7 +5,7 @@ import { withGraphFake } from '#test/fixtures/peers.js';
 import type { FakeMailbox, FakeMessageInput } from '#test/helpers/graph-fake.js';
 import { newGraphMailbox } from '#test/helpers/graph-user.js';
 
-// The unsubscribe engine's mailbox actions for Outlook (issue 4) against the Graph fake written from
+// The unsubscribe engine's mailbox actions for Outlook against the Graph fake written from
 // Microsoft's documentation: sendMail, message move to Deleted Items, and an Inbox message rule.
 
 const fake = withGraphFake();

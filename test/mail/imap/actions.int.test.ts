@@ -17,7 +17,7 @@ import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
-// The unsubscribe engine's mailbox actions for app-password mailboxes (issue 4): the mailto request sent
+// The unsubscribe engine's mailbox actions for app-password mailboxes: the mailto request sent
 // through SMTP (a local smtp-server peer) and block + trash on a real Dovecot.
 
 const dovecot = withDovecot();

@@ -113,7 +113,7 @@ function routesOf<Name extends string>(
 }
 
 // React Router's declarative mode (BrowserRouter and useRoutes): its data router (loaders, actions,
-// fetchers) was 15 KiB of every first load and the app uses none of it (docs/decisions/044-fast-first-load.md).
+// fetchers) would weigh on every first load and the app uses none of it (docs/decisions/044-fast-first-load.md).
 export const routes: RouteObject[] = [
   {
     element: (

@@ -44,7 +44,7 @@ const METHOD_LABELS: Record<UnsubscribeMethod, string> = {
   block: 'blocked',
 };
 
-/** "Unsubscribed <date> · <method>" for the Unsubscribed list (issue 4 receipts). */
+/** "Unsubscribed <date> · <method>" for the Unsubscribed list (from the receipts). */
 export function unsubscribedLabel(item: Subscription): string | null {
   if (item.category !== 'unsubscribed') return null;
   const parts = [
