@@ -17,7 +17,7 @@ export function createSettingsService(repos: Pick<Repositories, 'settings'>) {
   return {
     get,
 
-    /** `autoBlockStillSending` may be left out (older clients): it keeps its stored value. */
+    /** `autoBlockStillSending` may be left out (the spec's body has only the two alerts): it keeps its stored value. */
     async update(userId: string, settings: SettingsUpdate): Promise<Settings> {
       await repo.update(userId, settings);
       return get(userId);

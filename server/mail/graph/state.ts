@@ -96,7 +96,7 @@ function readCheckpoint(value: unknown): GraphFolderCheckpoint | null {
   if (listed && next !== null) return null;
   if (done && (!listed || deltaLink === null)) return null;
   if (!done && (deltaLink !== null || deltaNext !== null)) return null;
-  // Absent from checkpoints stored before read states were kept: the next check starts the flags query.
+  // Absent until a check has read the flags: the next check starts the flags query.
   const flagsLink =
     done && typeof v.flagsLink === 'string' && /^https?:\/\//.test(v.flagsLink) ? v.flagsLink : null;
   return { path, next, prev: [...prev], top, listed, done, deltaLink, deltaNext, flagsLink };

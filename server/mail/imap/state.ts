@@ -59,7 +59,7 @@ function readCheckpoint(value: unknown): FolderCheckpoint | null {
   if (!uid(v.uidNext) || !uid(v.scannedDownTo) || typeof v.done !== 'boolean') return null;
   const floor = v.floor === undefined ? 1 : v.floor;
   if (!uid(floor) || floor > v.scannedDownTo || v.scannedDownTo > v.uidNext) return null;
-  // Absent in checkpoints stored before read states were kept: that folder's flags are read in full once.
+  // Absent until a check has read the flags: that folder's flags are read in full once.
   const modseq = typeof v.modseq === 'string' && /^\d{1,20}$/.test(v.modseq) ? v.modseq : null;
   return {
     uidValidity: v.uidValidity,
