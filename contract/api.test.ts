@@ -84,7 +84,7 @@ describe('contactBodySchema', () => {
 });
 
 describe('settingsUpdateSchema', () => {
-  it('names the field that is not a boolean, and lets a body leave the auto-block out, as the spec's body does', () => {
+  it('names the field that is not a boolean, and lets a body leave the auto-block out, as the body of the spec does', () => {
     expect(
       first(settingsUpdateSchema, { alertManualUnsubscribe: 'no', alertAfterUnsubscribe: true }),
     ).toContain('alertManualUnsubscribe');
