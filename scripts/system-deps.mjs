@@ -58,7 +58,7 @@ function installMissing(packages) {
   }
 }
 
-// IMAP servers the compatibility tests start besides Dovecot (test/imap-matrix.int.test.ts). They conflict
+// IMAP servers the compatibility tests start besides Dovecot (test/mail/imap/matrix.int.test.ts). They conflict
 // with dovecot-imapd as packages and their post-install scripts start daemons on the standard ports, so
 // their .debs are downloaded with `apt-get download` and unpacked with `dpkg-deb -x` into a private folder,
 // never installed, with every library package they need that this machine does not have (followed through
