@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '#contract/validation.js';
 import { DomainError, type DomainErrorKind } from '#server/lib/errors.js';
-import { HttpError } from '../http-error.js';
 import { MailConnectionError } from '#server/mail/provider.js';
+import { HttpError } from '../http-error.js';
 
 /** The status each kind of refusal answers with (docs/product.md §8). */
 const STATUS: Record<DomainErrorKind, number> = {
