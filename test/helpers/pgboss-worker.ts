@@ -1,7 +1,8 @@
-// A worker process for test/job-handover.int.test.ts: takes scan-mailbox jobs from pg-boss and never
+// A worker process for test/jobs/handover.int.test.ts: takes scan-mailbox jobs from pg-boss and never
 // finishes them, printing each job's payload, until it is killed. Settings come from the environment.
 import { createPgBossQueue } from '#server/jobs/pgboss.js';
 import type { JobHandlers } from '#server/jobs/queue.js';
+import { FAST_HANDOVER } from './pgboss-timing.js';
 
 const never = () => new Promise<void>(() => {});
 const handlers = {
@@ -17,10 +18,6 @@ await createPgBossQueue({
   connectionString: process.env.TEST_DATABASE_URL!,
   schema: process.env.JOB_SCHEMA!,
   handlers,
-  work: true,
-  retryDelaySeconds: 1,
-  pollingIntervalSeconds: 0.5,
-  heartbeatMs: 200,
-  staleAfterMs: 1500,
+  ...FAST_HANDOVER,
 });
 console.log('ready');

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPgBossQueue } from '#server/jobs/pgboss.js';
 import type { JobHandlers, JobQueue } from '#server/jobs/queue.js';
+import { FAST_HANDOVER } from '#test/helpers/pgboss-timing.js';
 
 // On PostgreSQL a worker killed mid-job (SIGKILL: no chance to say so) left its job active in pg-boss for
 // the 15 minutes of its expiry, and the mailbox's next scan merged into it. Its heartbeat stops instead,
@@ -57,11 +58,7 @@ describe.skipIf(!url)('a job of a killed worker on PostgreSQL', () => {
       connectionString: url!,
       schema,
       handlers,
-      work: true,
-      retryDelaySeconds: 1,
-      pollingIntervalSeconds: 0.5,
-      heartbeatMs: 200,
-      staleAfterMs: 1500,
+      ...FAST_HANDOVER,
     });
     await expect.poll(() => ran, { timeout: 20_000, interval: 100 }).toEqual(['m-1']);
     expect(Date.now() - killedAt).toBeLessThan(20_000);
