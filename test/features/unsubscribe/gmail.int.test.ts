@@ -5,9 +5,9 @@ import { SecretBox } from '#server/lib/crypto.js';
 import { GmailClient } from '#server/mail/gmail/client.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { allIds, header } from '#test/fixtures/gmail.js';
-import { consentWithGoogle, googleSignInEnv } from '#test/fixtures/oauth.js';
+import { consentWithGoogle, googleSignInEnv, signUpAndScan } from '#test/fixtures/oauth.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
-import { Client, DIALECTS } from '#test/helpers/app.js';
+import { type Client, DIALECTS } from '#test/helpers/app.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail: a user signed up with Google on @emulators/google
@@ -40,18 +40,7 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
       pace: false,
     });
     const seeded = emu.insert(email, specs);
-    const client = new Client(t.app);
-    const start = await client.get('/auth/google?intent=signup');
-    expect(start.statusCode).toBe(302);
-    const done = await client.get(await consent(start.headers.location as string, email));
-    expect(done.headers.location).toBe('/genie/subscriptions');
-    await t.app.jobs.idle();
-    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
-    const byAddress = (address: string) => {
-      const found = list.find((s) => s.address === address);
-      if (!found) throw new Error(`${address} not listed: ${list.map((s) => s.address).join(', ')}`);
-      return found;
-    };
+    const { client, byAddress } = await signUpAndScan(t.app, 'google', email, consent);
     return { client, email, observer, seeded, byAddress };
   }
 

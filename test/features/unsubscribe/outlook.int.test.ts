@@ -2,10 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
-import { consentWithMicrosoft, MICROSOFT_CALLBACK, microsoftSignInEnv } from '#test/fixtures/oauth.js';
+import {
+  consentWithMicrosoft,
+  MICROSOFT_CALLBACK,
+  microsoftSignInEnv,
+  signUpAndScan,
+} from '#test/fixtures/oauth.js';
 import { outlookMessage } from '#test/fixtures/outlook.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
-import { Client, DIALECTS } from '#test/helpers/app.js';
+import { type Client, DIALECTS } from '#test/helpers/app.js';
 import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 
 // The unsubscribe engine end to end for Outlook: a user signed up with Microsoft on the Graph /
@@ -25,18 +30,7 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
     const box = fake.addUser(email);
     const inbox = box.wellKnown('inbox');
     for (const m of messages) box.addMessage(inbox, m);
-    const client = new Client(t.app);
-    const start = await client.get('/auth/outlook?intent=signup');
-    expect(start.statusCode).toBe(302);
-    const done = await client.get(await consent(start.headers.location as string, email));
-    expect(done.headers.location).toBe('/genie/subscriptions');
-    await t.app.jobs.idle();
-    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
-    const byAddress = (address: string) => {
-      const found = list.find((s) => s.address === address);
-      if (!found) throw new Error(`${address} not listed: ${list.map((s) => s.address).join(', ')}`);
-      return found;
-    };
+    const { client, byAddress } = await signUpAndScan(t.app, 'outlook', email, consent);
     return { client, email, box, byAddress };
   }
 
