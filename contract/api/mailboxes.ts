@@ -57,6 +57,8 @@ export const emailAccountSchema = z.object({
   /** active; scanning; reauth (the password or grant no longer works); error (last check failed) */
   status: z.enum(['active', 'scanning', 'reauth', 'error']),
   lastScannedAt: z.string().nullable(),
+  /** New senders' mail goes to the Screener folder until the user decides (PUT /screener). */
+  screener: z.boolean(),
 });
 export type EmailAccount = z.infer<typeof emailAccountSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { senderRuleSchema } from './rules.js';
 
 // Subscriptions: lists, Keep, Unsubscribe, Block, messages of a sender
 
@@ -38,6 +39,12 @@ export const subscriptionSchema = z.object({
   messagesPerMonth: z.number().min(0).optional(),
   /** A discussion list's poster: the list the mail came through (its List-Id or posting address). */
   via: z.string().nullable().optional(),
+  /** The sender's rule (folder, keep newest, remove after days), or null. */
+  rule: senderRuleSchema.nullable().optional(),
+  /** Found while the Screener was on: its mail waits in the Screener folder ("New" badge). */
+  screened: z.boolean().optional(),
+  /** Answer of POST /keep-subscription: screened messages moved back to the inbox. */
+  restoredFromScreener: z.number().optional(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 

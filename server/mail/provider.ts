@@ -122,6 +122,39 @@ export interface MailProvider {
    */
   removeBlockRule(ref: string): Promise<void>;
   /**
+   * A sender's messages (exact From address, as moveToTrash matches it), newest first, with where each is
+   * and its date. `scope` 'inbox': the inbox only; 'mail': every scanned folder. `before` (epoch ms): only
+   * messages dated before it. The sender rules and the Screener choose from this what to move.
+   */
+  findSenderMessages(query: {
+    from: string;
+    scope: 'inbox' | 'mail';
+    before?: number;
+  }): Promise<FoundMessage[]>;
+  /**
+   * Moves messages findSenderMessages found to a destination. `onMoved` is told, group by group, where each
+   * landed and where it came from (as for moveToTrash), so that restoreMoved can put it back. A message no
+   * longer where it was found is skipped.
+   */
+  moveMessages(
+    messages: FoundMessage[],
+    destination: Destination,
+    onMoved?: (moved: MovedMessage[]) => Promise<void>,
+  ): Promise<TrashResult>;
+  /**
+   * Puts back messages moveMessages sent to `destination`: only those still there move (to their origin;
+   * to the inbox when the origin is gone); the others are counted `missing`.
+   */
+  restoreMoved(messages: TrashedMessage[], destination: Destination): Promise<RestoreResult>;
+  /** The folder (Gmail: label) of this name, created when the mailbox has none. */
+  createFolder(name: string): Promise<Folder>;
+  /**
+   * A provider-side rule filing the sender's future mail in a folder (`path` as listFolders gives it) and
+   * out of the inbox; null when the provider has none (IMAP: the product files at every check). Removed
+   * with removeBlockRule.
+   */
+  createFolderRule(address: string, path: string): Promise<{ ref: string } | null>;
+  /**
    * The raw RFC 822 source of one message by its provider id (the preview); null when the message no
    * longer exists (deleted, moved, IMAP UIDVALIDITY changed).
    */
@@ -161,6 +194,29 @@ export interface TrashResult {
 export interface TrashedMessage {
   id: string;
   origin: string;
+}
+
+/** A message of a sender where findSenderMessages found it: provider id, folder path, date (epoch ms). */
+export interface FoundMessage {
+  id: string;
+  folder: string;
+  date: number | null;
+}
+
+/**
+ * Where moveMessages sends mail: a folder by its listFolders path, the trash, the archive (IMAP \Archive,
+ * else the folder named Archive, created when missing; Gmail: out of the inbox; Graph: the well-known
+ * `archive` folder).
+ */
+export type Destination = { kind: 'folder'; path: string } | { kind: 'trash' } | { kind: 'archive' };
+
+/**
+ * A message moveMessages moved: as TrashedMessage (`id` at the destination, `origin` where it was), with
+ * `previous`, its provider id before the move. IMAP ids change with the folder; the product re-points its
+ * reference so the next check does not count the message again in its new folder.
+ */
+export interface MovedMessage extends TrashedMessage {
+  previous: string;
 }
 
 export interface RestoreResult {

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+// Organising what stays: sender rules, the Screener and the mailbox's folders (docs/decisions/079-sender-rules.md).
+
+export const RULE_LIMITS = {
+  keepNewest: { min: 1, max: 100 },
+  expireAfterDays: { min: 1, max: 3650 },
+  /** Longest folder name the picker accepts (IMAP servers allow more; labels and Outlook folders less). */
+  folderName: 200,
+} as const;
+
+export const RULE_MESSAGES = {
+  empty: 'Choose at least one thing for the rule to do.',
+  keepNewest: `Keep between ${RULE_LIMITS.keepNewest.min} and ${RULE_LIMITS.keepNewest.max} messages.`,
+  expireAfterDays: `Choose between ${RULE_LIMITS.expireAfterDays.min} and ${RULE_LIMITS.expireAfterDays.max} days.`,
+  expireAction: 'Choose whether old mail goes to the trash or the archive.',
+  folder: 'Choose a folder, or name a new one.',
+  blocked: 'This sender is blocked, so its mail already goes to the trash. Keep it first to organise it.',
+  premium: 'Rules are part of Premium. Choose a plan to organise your senders.',
+  folderGone: 'That folder no longer exists in the mailbox. Choose another one.',
+} as const;
+
+export const EXPIRE_ACTIONS = ['trash', 'archive'] as const;
+export type ExpireAction = (typeof EXPIRE_ACTIONS)[number];
+
+/**
+ * One sender's rule: any of deliver to a folder, keep only the newest N, and remove after N days. Order of
+ * application: folder, then keepNewest, then expireAfterDays.
+ */
+export const senderRuleSchema = z.object({
+  /** Folder path as GET /mailbox-folders lists it (a Gmail label id, an Outlook folder path), or null. */
+  folder: z.string().nullable(),
+  /** The folder's name as the mailbox shows it (answers only; a PUT may name a folder not made yet). */
+  folderName: z.string().nullable().optional(),
+  keepNewest: z.number().int().nullable(),
+  expireAfterDays: z.number().int().nullable(),
+  expireAction: z.enum(EXPIRE_ACTIONS).nullable(),
+});
+export type SenderRule = z.infer<typeof senderRuleSchema>;
+
+const count = (limits: { min: number; max: number }, message: string) =>
+  z
+    .number({ error: message })
+    .int({ error: message })
+    .min(limits.min, { error: message })
+    .max(limits.max, { error: message })
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null);
+
+/**
+ * PUT /sender-rules/:subscriptionId `{rule}`. `folder` names a folder by its path from GET /mailbox-folders;
+ * a name the mailbox does not have yet is created (the picker's "New folder").
+ */
+export const putSenderRuleBodySchema = z.object({
+  rule: z
+    .object({
+      folder: z
+        .string({ error: RULE_MESSAGES.folder })
+        .trim()
+        .min(1, { error: RULE_MESSAGES.folder })
+        .max(RULE_LIMITS.folderName, { error: RULE_MESSAGES.folder })
+        .nullable()
+        .optional()
+        .transform((v) => v ?? null),
+      keepNewest: count(RULE_LIMITS.keepNewest, RULE_MESSAGES.keepNewest),
+      expireAfterDays: count(RULE_LIMITS.expireAfterDays, RULE_MESSAGES.expireAfterDays),
+      expireAction: z
+        .enum(EXPIRE_ACTIONS, { error: RULE_MESSAGES.expireAction })
+        .nullable()
+        .optional()
+        .transform((v) => v ?? null),
+    })
+    .superRefine((r, ctx) => {
+      if (r.folder === null && r.keepNewest === null && r.expireAfterDays === null) {
+        ctx.addIssue({ code: 'custom', message: RULE_MESSAGES.empty, path: ['folder'] });
+      } else if ((r.expireAfterDays === null) !== (r.expireAction === null)) {
+        ctx.addIssue({ code: 'custom', message: RULE_MESSAGES.expireAction, path: ['expireAction'] });
+      }
+    }),
+});
+export type PutSenderRuleBody = z.input<typeof putSenderRuleBodySchema>;
+
+/** What applying a rule (or the Screener) did: messages filed in a folder, trashed, archived. */
+export const ruleAppliedSchema = z.object({
+  moved: z.number(),
+  trashed: z.number(),
+  archived: z.number(),
+});
+export type RuleApplied = z.infer<typeof ruleAppliedSchema>;
+
+/** PUT /sender-rules/:subscriptionId: the stored rule and what applying it once did. */
+export const putSenderRuleResponseSchema = z.object({ rule: senderRuleSchema, applied: ruleAppliedSchema });
+export type PutSenderRuleResponse = z.infer<typeof putSenderRuleResponseSchema>;
+
+export const senderRuleRowSchema = z.object({
+  subscriptionId: z.string(),
+  address: z.string(),
+  senderName: z.string(),
+  /** The mailbox the sender writes to. */
+  account: z.string(),
+  rule: senderRuleSchema,
+});
+export type SenderRuleRow = z.infer<typeof senderRuleRowSchema>;
+
+/** GET /sender-rules: every rule of the user's senders, by sender name. */
+export const senderRulesResponseSchema = z.object({ data: z.array(senderRuleRowSchema) });
+export type SenderRulesResponse = z.infer<typeof senderRulesResponseSchema>;
+
+/** DELETE /sender-rules/:subscriptionId?restore=true */
+export const deleteSenderRuleQuerySchema = z.object({
+  restore: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
+/** DELETE /sender-rules/:subscriptionId: messages the rule had moved that went back (0 without restore). */
+export const deleteSenderRuleResponseSchema = z.object({ restored: z.number() });
+export type DeleteSenderRuleResponse = z.infer<typeof deleteSenderRuleResponseSchema>;
+
+/** GET /mailbox-folders?email= */
+export const mailboxFoldersQuerySchema = z.object({ email: z.string().trim().min(1).max(320) });
+export const mailboxFolderSchema = z.object({
+  /** What a rule's `folder` names. */
+  path: z.string(),
+  name: z.string(),
+  /** \Inbox, \Archive, \Trash, … when the folder is one of those. */
+  specialUse: z.string().nullable(),
+});
+export type MailboxFolder = z.infer<typeof mailboxFolderSchema>;
+export const mailboxFoldersResponseSchema = z.object({ data: z.array(mailboxFolderSchema) });
+export type MailboxFoldersResponse = z.infer<typeof mailboxFoldersResponseSchema>;
+
+/** The folder (IMAP, Outlook) or label (Gmail) screened mail waits in. */
+export const SCREENER_FOLDER = 'Screener';
+
+/** PUT /screener `{email, enabled}`. */
+export const putScreenerBodySchema = z.object({
+  email: z.string().trim().min(1).max(320),
+  enabled: z.boolean(),
+});
+export type PutScreenerBody = z.infer<typeof putScreenerBodySchema>;
+/** PUT /screener: the switch as stored, and messages moved back to the inbox when it was turned off. */
+export const putScreenerResponseSchema = z.object({ enabled: z.boolean(), restored: z.number() });
+export type PutScreenerResponse = z.infer<typeof putScreenerResponseSchema>;
