@@ -8,6 +8,7 @@ export const QUOTA_UNITS = {
   'history.list': 2,
   getProfile: 1,
   'labels.list': 1,
+  'labels.create': 5,
   'messages.batchModify': 50,
   'settings.filters.create': 5,
   'settings.filters.list': 1,
@@ -52,8 +53,12 @@ export interface GmailProfile {
 export interface GmailLabel {
   id: string;
   name: string;
+  /** `system` (INBOX, TRASH, CATEGORY_…) or `user`. */
   type?: string;
 }
+
+/** Gmail's limit of ids per `messages.batchModify` request. */
+export const BATCH_MODIFY_LIMIT = 1000;
 
 export interface MessageList {
   ids: string[];

@@ -1,5 +1,6 @@
 import {
   BATCH_LIMIT,
+  BATCH_MODIFY_LIMIT,
   GmailApiError,
   type GmailFilter,
   type GmailFilterInput,
@@ -49,6 +50,15 @@ export class GmailClient {
       '/gmail/v1/users/me/labels',
     );
     return res.labels ?? [];
+  }
+
+  /** `labels.create` of a label shown in the label list and on messages, as one the user makes in Gmail. */
+  createLabel(name: string): Promise<GmailLabel> {
+    // Retried as usual: a label made by a first attempt that seemed to fail answers the retry as a conflict,
+    // which the caller resolves by name.
+    return this.transport.call<GmailLabel>('labels.create', '/gmail/v1/users/me/labels', {
+      body: { name, labelListVisibility: 'labelShow', messageListVisibility: 'show' },
+    });
   }
 
   async listMessages(params: {
@@ -153,7 +163,7 @@ export class GmailClient {
 
   /** `messages.batchModify` of at most 1,000 ids (Gmail's limit per request). */
   async batchModify(ids: readonly string[], addLabelIds: string[], removeLabelIds: string[]): Promise<void> {
-    if (ids.length > 1000) throw new Error('batchModify takes at most 1,000 ids per call');
+    if (ids.length > BATCH_MODIFY_LIMIT) throw new Error('batchModify takes at most 1,000 ids per call');
     await this.transport.call<null>('messages.batchModify', '/gmail/v1/users/me/messages/batchModify', {
       body: { ids, addLabelIds, removeLabelIds },
     });
