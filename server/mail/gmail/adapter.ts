@@ -1,15 +1,16 @@
 import { buildRawMessage } from '../compose.js';
-import { parseFrom } from '../headers/detect.js';
-import {
-  type Folder,
-  type HeaderBatch,
-  MailAuthError,
-  type MailProvider,
-  type SyncState,
-} from '../provider.js';
-import { GmailApiError, type GmailMessage } from './api.js';
+import { type HeaderBatch, MailAuthError, type MailProvider, type SyncState } from '../provider.js';
+import { BATCH_MODIFY_LIMIT } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
+import {
+  createFilterOnce,
+  createOrganiser,
+  fromAddress,
+  putBack,
+  senderAddress,
+  toFolder,
+} from './organise.js';
 import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext, senderQuery } from './scan.js';
 import { readGmailState } from './state.js';
 import type { GmailClientOptions } from './transport.js';
@@ -31,22 +32,9 @@ export interface GmailProviderOptions
   maxQueryLength?: number;
 }
 
-/** Gmail's limit of ids per `messages.batchModify` request. */
-export const BATCH_MODIFY_LIMIT = 1000;
+export { BATCH_MODIFY_LIMIT };
 
 export type GmailProvider = MailProvider & { quotaUnitsSpent(): number };
-
-// System labels that hold the user's own or rejected mail.
-const NOT_SCANNED = new Set(['TRASH', 'SPAM', 'SENT', 'DRAFT']);
-const SPECIAL_USE: Record<string, string> = {
-  INBOX: '\\Inbox',
-  SENT: '\\Sent',
-  DRAFT: '\\Drafts',
-  TRASH: '\\Trash',
-  SPAM: '\\Junk',
-  STARRED: '\\Flagged',
-  IMPORTANT: '\\Important',
-};
 
 export function createGmailProvider(options: GmailProviderOptions): GmailProvider {
   const client = new GmailClient({
@@ -92,6 +80,8 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
     }
   }
 
+  const organiser = createOrganiser(client);
+
   return {
     async verify() {
       await client.refresh();
@@ -101,15 +91,10 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       }
     },
 
-    async listFolders(): Promise<Folder[]> {
+    async listFolders() {
       const labels = await client.listLabels();
       return labels
-        .map((label) => ({
-          path: label.id,
-          name: label.name,
-          specialUse: SPECIAL_USE[label.id] ?? null,
-          scanned: !NOT_SCANNED.has(label.id),
-        }))
+        .map(toFolder)
         .sort(
           (a, b) => Number(b.path === 'INBOX') - Number(a.path === 'INBOX') || a.name.localeCompare(b.name),
         );
@@ -125,35 +110,15 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
     },
 
     async moveToTrash(query, onMoved) {
-      const address = query.from.trim().toLowerCase();
-      if (!address) throw new Error('moveToTrash needs a sender address');
-      // Spam and trash are left out of the listing: only mail still in sight moves.
-      const listed = await client.listAllIds(senderQuery(address));
-      // Gmail's from: is a search (display names, parts of addresses): of what it finds, only the messages
-      // whose From is this very address move, as on IMAP. Their labels say which the move takes out of the
-      // inbox (the rest were archived): undo puts only those back.
-      const messages = listed.length > 0 ? await client.getMetadata(listed, ['From']) : new Map();
-      const ids: string[] = [];
-      const inInbox = new Set<string>();
-      for (const id of listed) {
-        const message = messages.get(id);
-        if (!message || fromAddress(message) !== address) continue;
-        ids.push(id);
-        if (message.labelIds?.includes('INBOX')) inInbox.add(id);
-      }
-      let calls = 0;
-      for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
-        const chunk = ids.slice(i, i + BATCH_MODIFY_LIMIT);
-        await client.batchModify(chunk, ['TRASH'], ['INBOX']);
-        calls += 1;
-        // Gmail keeps a message's id in the trash.
-        await onMoved?.(chunk.map((id) => ({ id, origin: inInbox.has(id) ? 'INBOX' : '' })));
-      }
-      return { moved: ids.length, calls };
+      // The sender's mail in every scanned folder (exact From), the trash case of the rules' move.
+      const found = await organiser.findSenderMessages({ from: query.from, scope: 'mail' });
+      return organiser.moveMessages(found, { kind: 'trash' }, async (moved) => {
+        await onMoved?.(moved.map(({ id, origin }) => ({ id, origin })));
+      });
     },
 
     async restoreFromTrash(query) {
-      const address = query.from.trim().toLowerCase();
+      const address = senderAddress(query.from);
       // What is still in the trash: a message deleted for good, or taken out by the user, is not touched.
       const trashed = new Set<string>();
       let pageToken: string | null = null;
@@ -184,51 +149,27 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
         }
       }
       const archived = present.filter((m) => m.origin !== 'INBOX').map((m) => m.id);
-      for (const [ids, add] of [
-        [toInbox, ['INBOX']],
-        [archived, []],
-      ] as const) {
-        for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
-          await client.batchModify(ids.slice(i, i + BATCH_MODIFY_LIMIT), [...add], ['TRASH']);
-        }
-      }
+      await putBack(client, toInbox, archived, ['TRASH']);
       return { restored: present.length + byRule, missing: query.messages.length - present.length };
     },
 
     fetchMessage: (id) => client.getRaw(id),
 
-    async createBlockRule(address) {
-      const from = address.trim().toLowerCase();
-      const action = { addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] };
-      try {
-        const filter = await client.createFilter({ criteria: { from }, action });
-        return { ref: filter.id };
-      } catch (err) {
-        // Blocking twice: Gmail answers 400 "Filter already exists"; the existing filter is the rule.
-        if (!(err instanceof GmailApiError) || err.status !== 400) throw err;
-        const existing = (await client.listFilters()).find(
-          (f) => f.criteria.from?.toLowerCase() === from && f.action.addLabelIds?.includes('TRASH'),
-        );
-        if (!existing) throw err;
-        return { ref: existing.id };
-      }
-    },
+    // Blocking twice (a retry) finds the filter the first time made.
+    createBlockRule: (address) =>
+      createFilterOnce(client, address, { addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] }),
 
     async removeBlockRule(ref) {
       await client.deleteFilter(ref);
     },
+
+    ...organiser,
 
     quotaUnitsSpent: () => client.quotaUnitsSpent(),
     async close() {
       // Stateless over HTTP: nothing to close.
     },
   };
-}
-
-/** The address of a message's From, read as the scan reads it (so it names the sender the same way). */
-function fromAddress(message: GmailMessage): string | undefined {
-  const from = message.payload?.headers?.find((h) => h.name.toLowerCase() === 'from')?.value;
-  return parseFrom(from)?.address;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -156,7 +156,8 @@ export function senderQuery(address: string): string {
   return `from:${searchAddress(address)}`;
 }
 
-function searchAddress(address: string): string {
+/** An address as Gmail's search (and a filter's `from`) reads it: quoted unless plainly an address. */
+export function searchAddress(address: string): string {
   return /^[a-z0-9._%+'@-]+$/i.test(address) ? address : `"${address.replace(/"/g, '')}"`;
 }
 

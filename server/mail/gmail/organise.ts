@@ -1,0 +1,306 @@
+import { parseFrom } from '../headers/detect.js';
+import type {
+  Destination,
+  Folder,
+  FoundMessage,
+  MailProvider,
+  MovedMessage,
+  RestoreResult,
+  TrashResult,
+} from '../provider.js';
+import {
+  BATCH_MODIFY_LIMIT,
+  GmailApiError,
+  type GmailFilterInput,
+  type GmailLabel,
+  type GmailMessage,
+} from './api.js';
+import type { GmailClient } from './client.js';
+import { searchAddress, senderQuery } from './scan.js';
+
+// Sender rules and the Screener on Gmail's labels: a "folder" is a label, moving is batchModify (add the
+// destination's label, take INBOX off), and a message keeps its id wherever it goes. The block's own moves
+// (adapter.ts moveToTrash, restoreFromTrash, createBlockRule) are the trash case of the same code.
+
+export type GmailOrganiser = Pick<
+  MailProvider,
+  'findSenderMessages' | 'moveMessages' | 'restoreMoved' | 'createFolder' | 'createFolderRule'
+>;
+
+// System labels that hold the user's own or rejected mail.
+const NOT_SCANNED = new Set(['TRASH', 'SPAM', 'SENT', 'DRAFT']);
+const SPECIAL_USE: Record<string, string> = {
+  INBOX: '\\Inbox',
+  SENT: '\\Sent',
+  DRAFT: '\\Drafts',
+  TRASH: '\\Trash',
+  SPAM: '\\Junk',
+  STARRED: '\\Flagged',
+  IMPORTANT: '\\Important',
+};
+
+/** Longest label name the product creates (Gmail's own limit is a little higher). */
+const MAX_LABEL_NAME = 200;
+/** Labels remembered from findSenderMessages, for moveMessages to skip what is already there. */
+const REMEMBERED_LABELS = 50_000;
+
+/** A label as listFolders gives it: its id is the folder's path. */
+export function toFolder(label: GmailLabel): Folder {
+  return {
+    path: label.id,
+    name: label.name,
+    specialUse: SPECIAL_USE[label.id] ?? null,
+    scanned: !NOT_SCANNED.has(label.id),
+  };
+}
+
+/** The address of a message's From, read as the scan reads it (so it names the sender the same way). */
+export function fromAddress(message: GmailMessage): string | undefined {
+  const from = message.payload?.headers?.find((h) => h.name.toLowerCase() === 'from')?.value;
+  return parseFrom(from)?.address;
+}
+
+export function senderAddress(from: string): string {
+  const address = from.trim().toLowerCase();
+  if (!address) throw new Error('A sender address is needed');
+  return address;
+}
+
+/**
+ * `messages.batchModify` of `ids`, BATCH_MODIFY_LIMIT a call; `onChunk` is told of each chunk once it has
+ * moved. Answers the number of calls.
+ */
+export async function modifyInChunks(
+  client: GmailClient,
+  ids: readonly string[],
+  add: readonly string[],
+  remove: readonly string[],
+  onChunk?: (chunk: string[]) => Promise<void>,
+): Promise<number> {
+  if (add.length === 0 && remove.length === 0) return 0;
+  let calls = 0;
+  for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
+    const chunk = ids.slice(i, i + BATCH_MODIFY_LIMIT);
+    await client.batchModify(chunk, [...add], [...remove]);
+    calls += 1;
+    await onChunk?.(chunk);
+  }
+  return calls;
+}
+
+/**
+ * Undoes a move: takes the destination's labels (`remove`) off, and puts INBOX back on the messages that
+ * were in the inbox (`toInbox`); the others (archived before the move) only lose the destination's labels.
+ */
+export async function putBack(
+  client: GmailClient,
+  toInbox: readonly string[],
+  elsewhere: readonly string[],
+  remove: readonly string[],
+): Promise<void> {
+  await modifyInChunks(client, toInbox, ['INBOX'], remove);
+  await modifyInChunks(client, elsewhere, [], remove);
+}
+
+/**
+ * A filter `from` → `action`, or the identical one already there: Gmail refuses a duplicate with 400
+ * "Filter already exists" (a retry, or the same rule made twice), and that filter is the rule.
+ */
+export async function createFilterOnce(
+  client: GmailClient,
+  address: string,
+  action: Required<GmailFilterInput['action']>,
+): Promise<{ ref: string }> {
+  // Gmail reads a filter's `from` as a search: an address with spaces, quotes or braces is quoted, as the
+  // listings quote it, so that it cannot widen the rule to other senders.
+  const from = searchAddress(senderAddress(address));
+  try {
+    const filter = await client.createFilter({ criteria: { from }, action });
+    return { ref: filter.id };
+  } catch (err) {
+    if (!(err instanceof GmailApiError) || (err.status !== 400 && err.status !== 409)) throw err;
+    const existing = (await client.listFilters()).find(
+      (f) =>
+        f.criteria.from?.toLowerCase() === from &&
+        sameSet(f.action.addLabelIds, action.addLabelIds) &&
+        sameSet(f.action.removeLabelIds, action.removeLabelIds),
+    );
+    if (!existing) throw err;
+    return { ref: existing.id };
+  }
+}
+
+function isControl(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
+
+function sameSet(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  const left = new Set(a ?? []);
+  return left.size === new Set(b).size && b.every((x) => left.has(x));
+}
+
+interface Move {
+  add: string[];
+  remove: string[];
+  /** The labels a message has at the destination, by which restoreMoved knows it is still there. */
+  at(labels: readonly string[]): boolean;
+  /** What restoreMoved takes off. */
+  undo: string[];
+}
+
+function moveFor(destination: Destination): Move {
+  const rejected = (labels: readonly string[]) => labels.includes('TRASH') || labels.includes('SPAM');
+  switch (destination.kind) {
+    case 'trash':
+      return {
+        add: ['TRASH'],
+        remove: ['INBOX'],
+        at: (labels) => labels.includes('TRASH'),
+        undo: ['TRASH'],
+      };
+    case 'archive':
+      return {
+        add: [],
+        remove: ['INBOX'],
+        // Archived and not since trashed or reported: a message the user put away elsewhere stays there.
+        at: (labels) => !labels.includes('INBOX') && !rejected(labels),
+        undo: [],
+      };
+    case 'folder': {
+      const label = destination.path;
+      // The inbox is where the mail comes from, not a destination; the trash has its own kind.
+      if (!label || label === 'INBOX' || label === 'TRASH' || label === 'SPAM') {
+        throw new Error(`Not a Gmail label to file mail in: ${JSON.stringify(label)}`);
+      }
+      return {
+        add: [label],
+        remove: ['INBOX'],
+        at: (labels) => labels.includes(label) && !rejected(labels),
+        undo: [label],
+      };
+    }
+    default:
+      throw new Error('Unknown destination');
+  }
+}
+
+export function createOrganiser(client: GmailClient): GmailOrganiser {
+  // Labels of the messages findSenderMessages last saw (FoundMessage carries only the inbox): moveMessages
+  // skips a message already filed under the destination without another get. Oldest dropped first.
+  const seen = new Map<string, readonly string[]>();
+  const remember = (id: string, labels: readonly string[]) => {
+    seen.delete(id);
+    if (seen.size >= REMEMBERED_LABELS) seen.delete(seen.keys().next().value as string);
+    seen.set(id, labels);
+  };
+
+  async function findLabel(name: string): Promise<GmailLabel | undefined> {
+    const wanted = name.toLowerCase();
+    return (await client.listLabels()).find((l) => l.name.trim().toLowerCase() === wanted);
+  }
+
+  function userLabel(label: GmailLabel): Folder {
+    if (label.type === 'system') throw new Error(`"${label.name}" is one of Gmail's own labels`);
+    return toFolder(label);
+  }
+
+  return {
+    async findSenderMessages(query) {
+      const address = senderAddress(query.from);
+      if (query.scope !== 'inbox' && query.scope !== 'mail') throw new Error('Unknown scope');
+      if (query.before !== undefined && !Number.isFinite(query.before)) throw new Error('before: epoch ms');
+      // One listing (5 units a page of 500; spam and trash are never listed), then the From and labels of
+      // only what it found. Gmail's before: takes epoch seconds; a second's margin keeps its rounding from
+      // dropping a message, and internalDate decides to the millisecond below.
+      let q = senderQuery(address);
+      if (query.scope === 'inbox') q += ' in:inbox';
+      if (query.before !== undefined) q += ` before:${Math.max(0, Math.ceil(query.before / 1000) + 1)}`;
+      const listed = await client.listAllIds(q);
+      const metadata = listed.length > 0 ? await client.getMetadata(listed, ['From']) : new Map();
+      const found: FoundMessage[] = [];
+      for (const id of listed) {
+        const message: GmailMessage | null | undefined = metadata.get(id);
+        // Gmail's from: is a search (display names, longer addresses): only this very address counts.
+        if (!message || fromAddress(message) !== address) continue;
+        const labels = message.labelIds ?? [];
+        if (labels.includes('TRASH') || labels.includes('SPAM')) continue;
+        const inbox = labels.includes('INBOX');
+        if (query.scope === 'inbox' && !inbox) continue;
+        const date = message.internalDate !== undefined ? Number(message.internalDate) : Number.NaN;
+        const known = Number.isFinite(date) ? date : null;
+        if (query.before !== undefined && (known === null || known >= query.before)) continue;
+        remember(id, labels);
+        found.push({ id, folder: inbox ? 'INBOX' : '', date: known });
+      }
+      return found.sort((a, b) => (b.date ?? -1) - (a.date ?? -1));
+    },
+
+    async moveMessages(messages, destination, onMoved): Promise<TrashResult> {
+      const move = moveFor(destination);
+      const origin = new Map<string, string>();
+      for (const m of messages) {
+        const inbox = m.folder === 'INBOX';
+        const labels = seen.get(m.id);
+        // Already there: archiving mail that is not in the inbox, filing mail already under the label.
+        const there = labels ? move.at(labels) : destination.kind === 'archive';
+        if (!inbox && there) continue;
+        origin.set(m.id, inbox ? 'INBOX' : '');
+      }
+      const ids = [...origin.keys()];
+      const calls = await modifyInChunks(client, ids, move.add, move.remove, async (chunk) => {
+        for (const id of chunk) seen.delete(id);
+        // Gmail keeps a message's id wherever its labels take it.
+        const moved: MovedMessage[] = chunk.map((id) => ({ id, origin: origin.get(id)!, previous: id }));
+        await onMoved?.(moved);
+      });
+      return { moved: ids.length, calls };
+    },
+
+    async restoreMoved(messages, destination): Promise<RestoreResult> {
+      const move = moveFor(destination);
+      const unique = [...new Map(messages.map((m) => [m.id, m])).values()];
+      // Where each message is now (5 units each): only what is still at the destination goes back; a message
+      // deleted for good, or taken elsewhere by the user since, is left alone.
+      const ids = unique.map((m) => m.id);
+      const now = ids.length > 0 ? await client.getMetadata(ids, ['From']) : new Map();
+      const present = unique.filter((m) => {
+        const message: GmailMessage | null | undefined = now.get(m.id);
+        return message ? move.at(message.labelIds ?? []) : false;
+      });
+      await putBack(
+        client,
+        present.filter((m) => m.origin === 'INBOX').map((m) => m.id),
+        present.filter((m) => m.origin !== 'INBOX').map((m) => m.id),
+        move.undo,
+      );
+      return { restored: present.length, missing: messages.length - present.length };
+    },
+
+    async createFolder(name) {
+      const wanted = name.trim();
+      const chars = [...wanted];
+      if (!wanted || chars.length > MAX_LABEL_NAME || chars.some(isControl)) {
+        throw new Error('A label name is 1 to 200 characters without control characters');
+      }
+      // Gmail's label names are unique regardless of case: the user's "Newsletters" is the one to use.
+      const existing = await findLabel(wanted);
+      if (existing) return userLabel(existing);
+      try {
+        return userLabel(await client.createLabel(wanted));
+      } catch (err) {
+        // Made meanwhile (a retry, another tab): Gmail answers 409 "Label name exists or conflicts" (the
+        // emulator 400); the label of that name is the folder.
+        if (!(err instanceof GmailApiError) || (err.status !== 409 && err.status !== 400)) throw err;
+        const made = await findLabel(wanted);
+        if (!made) throw err;
+        return userLabel(made);
+      }
+    },
+
+    async createFolderRule(address, path) {
+      moveFor({ kind: 'folder', path });
+      return createFilterOnce(client, address, { addLabelIds: [path], removeLabelIds: ['INBOX'] });
+    },
+  };
+}
