@@ -7,6 +7,7 @@ import {
   openClient,
   toMailError,
 } from './connection.js';
+import { createFolder, findSenderMessages, moveMessages, parseImapId, restoreMoved } from './organise.js';
 import type { HostConfig } from './presets.js';
 import { listMailboxes } from './scan.js';
 import { syncInWorker } from './scan-thread.js';
@@ -115,6 +116,45 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     // Our own rule lives in the database only; nothing to remove at the server.
     removeBlockRule: async () => {},
 
+    async findSenderMessages(query) {
+      const client = await connected();
+      try {
+        return await findSenderMessages(client, query);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    async moveMessages(messages, destination, onMoved) {
+      const client = await connected();
+      try {
+        return await moveMessages(client, messages, destination, onMoved);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    async restoreMoved(messages, destination) {
+      const client = await connected();
+      try {
+        return await restoreMoved(client, messages, destination);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    async createFolder(name) {
+      const client = await connected();
+      try {
+        return await createFolder(client, name);
+      } catch (err) {
+        throw toMailError(err, options, 'session', client);
+      }
+    },
+
+    // As for blocks: no server-side filter to rely on, the product files the sender's mail at every check.
+    createFolderRule: async () => null,
+
     async fetchMessage(id) {
       const ref = parseMessageId(id);
       if (!ref) return null;
@@ -152,9 +192,6 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
 
 /** `<folder>/<uidvalidity>/<uid>`; the folder may itself contain slashes. */
 export function parseMessageId(id: string): { folder: string; uidValidity: string; uid: number } | null {
-  const m = /^(.+)\/(\d+)\/(\d+)$/.exec(id);
-  if (!m) return null;
-  const uid = Number(m[3]);
-  if (!Number.isSafeInteger(uid) || uid < 1) return null;
-  return { folder: m[1]!, uidValidity: m[2]!, uid };
+  const ref = parseImapId(id);
+  return ref ? { folder: ref.folder, uidValidity: ref.validity, uid: ref.uid } : null;
 }
