@@ -11,6 +11,7 @@ import { createBulkService } from './features/bulk/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
+import { createOrganiseService } from './features/organise/service.js';
 import { createPreviewService } from './features/preview/service.js';
 import { createRepositories } from './features/repositories.js';
 import { createScansService } from './features/scans/service.js';
@@ -79,8 +80,15 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     log: app.log,
     trialKey: keyedHasher(config.secretKey, 'trial usage'),
   });
+  const organise = createOrganiseService({
+    repos,
+    providers,
+    hasPremium: (userId) => billing.hasActiveSubscription(userId),
+    log: app.log,
+  });
   const unsubscribe = createUnsubscribeService({
     repos,
+    organise,
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
@@ -110,6 +118,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     subscriptions,
     log: app.log,
     afterCheck: (userId, mailboxId) => unsubscribe.verify(userId, mailboxId),
+    organise,
   });
   // Its handler is in the job map below; `jobs` is only read when a bulk is queued, after start.
   const bulk = createBulkService({
@@ -157,6 +166,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     subscriptions,
     billing,
     unsubscribe,
+    organise,
     scans,
     bulk,
     mailboxes,

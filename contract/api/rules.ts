@@ -89,6 +89,9 @@ export const ruleAppliedSchema = z.object({
 });
 export type RuleApplied = z.infer<typeof ruleAppliedSchema>;
 
+/** The `:subscriptionId` of PUT and DELETE /sender-rules/:subscriptionId. */
+export const senderRuleParamsSchema = z.object({ subscriptionId: z.string().min(1).max(100) });
+
 /** PUT /sender-rules/:subscriptionId: the stored rule and what applying it once did. */
 export const putSenderRuleResponseSchema = z.object({ rule: senderRuleSchema, applied: ruleAppliedSchema });
 export type PutSenderRuleResponse = z.infer<typeof putSenderRuleResponseSchema>;

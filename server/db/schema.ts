@@ -91,6 +91,8 @@ export interface MailboxesTable {
   scan_complete: Generated<number>;
   last_scanned_at: number | null;
   last_error: string | null;
+  /** 1: new senders' mail found by a check goes to the Screener folder (features/organise). */
+  screener: Generated<number>;
 }
 
 /**
@@ -132,6 +134,8 @@ export interface SendersTable {
   recent_count: Generated<number>;
   /** A discussion list's poster: the posting address of the list (List-Post) of its newest list mail. */
   via: string | null;
+  /** 1 while its mail waits in the Screener folder for the user's decision. */
+  screened: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -180,6 +184,36 @@ export interface UnsubscribeFlightsTable {
   lease_until: number;
   /** The finished run's answer (JSON), for callers that waited on it from another instance. */
   answer: string | null;
+}
+
+/** A sender's rule (features/organise): any of a folder, keep the newest N, remove after N days. */
+export interface SenderRulesTable {
+  sender_id: string;
+  mailbox_id: string;
+  /** The folder's path as the adapter's listFolders gives it, and its name for the screens. */
+  folder: string | null;
+  folder_name: string | null;
+  keep_newest: number | null;
+  expire_after_days: number | null;
+  expire_action: 'trash' | 'archive' | null;
+  /** The provider's own filter filing the sender's mail (Gmail filter, Graph messageRule), if any. */
+  provider_ref: string | null;
+  /** When a message of the sender next ages past expire_after_days; null: only new mail needs the rule. */
+  next_due_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A message a rule or the Screener moved: where it is now and where it was, for undo. Ids only. */
+export interface MovedMessagesTable {
+  mailbox_id: string;
+  sender_id: string;
+  cause: 'rule' | 'screener';
+  /** The adapter's Destination as JSON. */
+  destination: string;
+  moved_id: string;
+  origin: string;
+  created_at: number;
 }
 
 export interface BlockRulesTable {
@@ -269,6 +303,8 @@ export interface Database {
   stripe_events: StripeEventsTable;
   unsubscribe_receipts: UnsubscribeReceiptsTable;
   block_rules: BlockRulesTable;
+  sender_rules: SenderRulesTable;
+  moved_messages: MovedMessagesTable;
   unsubscribe_flights: UnsubscribeFlightsTable;
   scanned_messages: ScannedMessagesTable;
   mailboxes: MailboxesTable;

@@ -3,6 +3,7 @@ import { createAccountsRepository } from './accounts/repository.js';
 import { createBillingRepository } from './billing/repository.js';
 import { createBulkRepository } from './bulk/repository.js';
 import { createMailboxesRepository } from './mailboxes/repository.js';
+import { createOrganiseRepository } from './organise/repository.js';
 import { createPreviewRepository } from './preview/repository.js';
 import { createScansRepository } from './scans/repository.js';
 import { createSettingsRepository } from './settings/repository.js';
@@ -19,6 +20,7 @@ export function createRepositories(db: Db) {
     billing: createBillingRepository(db),
     bulk: createBulkRepository(db),
     mailboxes: createMailboxesRepository(db),
+    organise: createOrganiseRepository(db),
     preview: createPreviewRepository(db),
     scans: createScansRepository(db),
     settings: createSettingsRepository(db),

@@ -14,6 +14,7 @@ import * as m0012 from './0012_one_sender_index_of_messages.js';
 import * as m0013 from './0013_email_verification_and_signin_failures.js';
 import * as m0014 from './0014_trial_usage.js';
 import * as m0015 from './0015_sender_names_cut_to_the_cap.js';
+import * as m0016 from './0016_sender_rules_and_screener.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_email_verification_and_signin_failures': m0013,
   '0014_trial_usage': m0014,
   '0015_sender_names_cut_to_the_cap': m0015,
+  '0016_sender_rules_and_screener': m0016,
 };
 
 /**

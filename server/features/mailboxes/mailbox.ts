@@ -21,6 +21,8 @@ export interface Mailbox extends MailboxCredentials {
   scanComplete: boolean;
   lastScannedAt: number | null;
   lastError: string | null;
+  /** New senders' mail found by a check waits in the Screener folder (features/organise). */
+  screener: boolean;
   createdAt: number;
 }
 

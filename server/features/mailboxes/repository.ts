@@ -40,6 +40,7 @@ export function toMailbox(row: Selectable<MailboxesTable>): Mailbox {
     scanComplete: row.scan_complete === 1,
     lastScannedAt: row.last_scanned_at === null ? null : Number(row.last_scanned_at),
     lastError: row.last_error,
+    screener: row.screener === 1,
     createdAt: Number(row.created_at),
   };
 }

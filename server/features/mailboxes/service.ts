@@ -181,6 +181,7 @@ export function createMailboxesService({
         provider: r.provider,
         status: r.status,
         lastScannedAt: r.lastScannedAt === null ? null : new Date(r.lastScannedAt).toISOString(),
+        screener: r.screener,
       }));
     },
 

@@ -3,6 +3,7 @@ import type { Live } from '#server/live/index.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError } from '#server/mail/provider.js';
+import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { commitBatch } from './batch.js';
@@ -20,6 +21,8 @@ export interface ScansDeps {
   log?: { warn: (obj: object, msg: string) => void };
   /** Runs at the end of each check: the unsubscribe verification (senders still sending). */
   afterCheck?: (userId: string, mailboxId: string) => Promise<void>;
+  /** Sender rules and the Screener, run by each check (features/organise). */
+  organise?: Pick<OrganiseService, 'screenNewSenders' | 'afterCheck'>;
 }
 
 export function createScansService({
@@ -30,6 +33,7 @@ export function createScansService({
   now = Date.now,
   log,
   afterCheck,
+  organise,
 }: ScansDeps) {
   const { scans: repo, mailboxes } = repos;
 
@@ -43,15 +47,17 @@ export function createScansService({
       await mailboxes.setStatus(mailboxId, 'scanning');
       live.emitToUser(userId, 'loading-new-subscriptions');
       try {
-        const batches =
-          mailbox.scanComplete && state
-            ? provider.changesSince(state, { knownMessages: () => repo.knownMessageIds(mailboxId) })
-            : provider.scan(state);
+        // A check (not the first scan) is what rules and the Screener act on.
+        const isCheck = mailbox.scanComplete && state !== null;
+        const batches = isCheck
+          ? provider.changesSince(state, { knownMessages: () => repo.knownMessageIds(mailboxId) })
+          : provider.scan(state);
         // Raw From values repeat across a mailbox; each is parsed once per scan.
         const fromCache = new Map<string, Sender | null>();
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
         const blocked = await repo.ownBlockedAddresses(mailboxId);
         const blockedSeen = new Set<string>();
+        const sendersWithNewMail = new Set<string>();
         // The adapter fetches the next batch while this one commits (the mail server and the database
         // work at once).
         for await (const batch of readAhead(batches)) {
@@ -64,6 +70,8 @@ export function createScansService({
             fromCache,
             batch.flags,
           );
+          // Marked before they are announced, so the new rows already say they are screened.
+          if (isCheck) await organise?.screenNewSenders(mailboxId, newSubscriptionIds);
           for (const item of await subscriptions.byIds(userId, newSubscriptionIds)) {
             live.emitToUser(userId, 'new-subscription', item);
           }
@@ -71,6 +79,7 @@ export function createScansService({
           for (const m of batch.messages) {
             const address = fromCache.get(m.fields.from ?? '')?.address;
             if (address && blocked.has(address)) blockedSeen.add(address);
+            if (address && isCheck) sendersWithNewMail.add(address);
           }
         }
         // New mail from a blocked sender goes to the trash at this check, unless the user kept the
@@ -82,6 +91,18 @@ export function createScansService({
           await provider.moveToTrash({ from: address }, (items) =>
             mailboxes.recordTrashed(mailboxId, address, items, now()),
           );
+        }
+        if (isCheck && organise) {
+          try {
+            await organise.afterCheck(provider, mailboxId, sendersWithNewMail);
+          } catch (error) {
+            if (error instanceof MailAuthError) throw error;
+            // The mail is counted; rules and the Screener try again at the next check.
+            log?.warn(
+              { mailboxId, err: error instanceof Error ? error.message : String(error) },
+              'organising failed',
+            );
+          }
         }
         // Read rates from the flags this run brought, and the 90-day window moved on to now.
         await repo.refreshSenderStats(mailboxId, now());

@@ -63,6 +63,16 @@ export interface StoredSubscription {
   via: string | null;
   /** The address of the mailbox it wrote to. */
   account: string;
+  /** Its mail waits in the Screener folder for the user's decision. */
+  screened: boolean;
+  /** Its rule (features/organise), or null. */
+  rule: {
+    folder: string | null;
+    folderName: string | null;
+    keepNewest: number | null;
+    expireAfterDays: number | null;
+    expireAction: 'trash' | 'archive' | null;
+  } | null;
   /** How the last successful receipt handled it (unsubscribed list only; null elsewhere). */
   unsubscribeMethod: ReceiptMethod | null;
 }
@@ -97,6 +107,7 @@ export function createSubscriptionsRepository(db: Db) {
     db
       .selectFrom('senders')
       .innerJoin('mailboxes', 'mailboxes.id', 'senders.mailbox_id')
+      .leftJoin('sender_rules', 'sender_rules.sender_id', 'senders.id')
       .select([
         'senders.id',
         'senders.address',
@@ -111,6 +122,12 @@ export function createSubscriptionsRepository(db: Db) {
         'senders.read_rank',
         'senders.recent_count',
         'senders.via',
+        'senders.screened',
+        'sender_rules.folder as rule_folder',
+        'sender_rules.folder_name as rule_folder_name',
+        'sender_rules.keep_newest as rule_keep_newest',
+        'sender_rules.expire_after_days as rule_expire_after_days',
+        'sender_rules.expire_action as rule_expire_action',
         'mailboxes.email as account',
         // How it was unsubscribed is shown in the unsubscribed list only: the other lists skip the
         // lookup. In a limited query it runs for the rows of the page only (it is in the select list).
@@ -160,6 +177,17 @@ export function createSubscriptionsRepository(db: Db) {
     via: r.via ?? null,
     account: r.account,
     unsubscribeMethod: r.unsubscribe_method ?? null,
+    screened: r.screened === 1,
+    rule:
+      r.rule_folder === null && r.rule_keep_newest === null && r.rule_expire_after_days === null
+        ? null
+        : {
+            folder: r.rule_folder,
+            folderName: r.rule_folder_name,
+            keepNewest: r.rule_keep_newest,
+            expireAfterDays: r.rule_expire_after_days,
+            expireAction: r.rule_expire_action,
+          },
   });
 
   /**

@@ -68,6 +68,8 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
     readRate: r.readKnown > 0 ? Math.min(1, r.readCount / r.readKnown) : null,
     messagesPerMonth: Math.round((r.recentCount / 3) * 10) / 10,
     via: r.via,
+    rule: r.rule,
+    screened: r.screened,
   });
 
   return {

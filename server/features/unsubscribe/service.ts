@@ -2,6 +2,7 @@ import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { createDnsResolver, type DnsResolver } from '#server/lib/dns-resolver.js';
 import { ConflictError, NotFoundError, ReauthRequiredError } from '#server/lib/errors.js';
 import type { ProviderFactory } from '#server/mail/index.js';
+import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { loadSender, MESSAGES, movedToUnsubscribed, UNDO_MESSAGES, unsubscribeAnswer } from './answers.js';
@@ -44,6 +45,8 @@ export interface UnsubscribeDeps {
   log?: { warn: (obj: object, msg: string) => void };
   /** The free trial's unsubscribes (trial-allowance.ts). Absent: nothing is limited. */
   reserveUnsubscribe?: ReserveUnsubscribe;
+  /** The Screener and sender rules, told of each decision (features/organise). */
+  organise?: Pick<OrganiseService, 'releaseScreened' | 'senderDecided'>;
 }
 
 export interface BlockOptions {
@@ -110,13 +113,20 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       subscriptionId: string,
       options: UnsubscribeOptions = {},
     ): Promise<UnsubscribeResult> {
-      return runOnOwnSender(unsubscribeOperation(options), userId, subscriptionId, async (sender) => {
-        const answer = await withTrialAllowance(
-          { reserve, userId, sender, moved: movedToUnsubscribed, log },
-          () => unsubscribeSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
-        );
-        return options.moveToTrash ? trashAfterUnsubscribe(ctx, sender, answer) : answer;
-      });
+      const result = await runOnOwnSender(
+        unsubscribeOperation(options),
+        userId,
+        subscriptionId,
+        async (sender) => {
+          const answer = await withTrialAllowance(
+            { reserve, userId, sender, moved: movedToUnsubscribed, log },
+            () => unsubscribeSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
+          );
+          return options.moveToTrash ? trashAfterUnsubscribe(ctx, sender, answer) : answer;
+        },
+      );
+      await deps.organise?.senderDecided(userId, subscriptionId);
+      return result;
     },
 
     /** POST /block-subscription: blocks the sender and trashes its mail; answers the updated subscription. */
@@ -133,6 +143,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         );
       });
       if (answer.authUrl) throw new ReauthRequiredError(MESSAGES.reauth, { redirectUrl: answer.authUrl });
+      await deps.organise?.senderDecided(userId, subscriptionId);
       const [item] = await ctx.subscriptions.byIds(userId, [subscriptionId]);
       if (!item) throw new NotFoundError(MESSAGES.notFound);
       return { ...item, movedToTrash: answer.movedToTrash ?? 0 };
@@ -142,8 +153,15 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     async keep(userId: string, subscriptionId: string): Promise<Subscription> {
       return runOnOwnSender('keep', userId, subscriptionId, async (sender) => {
         const lifted = await liftBlockForKeep(ctx, { userId, sender });
+        // A screened sender's mail comes back to the inbox (first: a mailbox that refuses leaves the
+        // sender as it was, for the user to try again).
+        const restored = (await deps.organise?.releaseScreened(userId, sender.id)) ?? 0;
         const item = await ctx.subscriptions.setCategory(userId, sender.id, 'kept');
-        return lifted ? { ...item, blockLifted: true } : item;
+        return {
+          ...item,
+          ...(lifted ? { blockLifted: true } : {}),
+          ...(restored > 0 ? { restoredFromScreener: restored } : {}),
+        };
       });
     },
 

@@ -4,6 +4,7 @@ import { type AccountRouteOptions, accountRoutes } from './account.js';
 import { type BillingRouteOptions, billingRoutes } from './billing.js';
 import { type BulkRouteOptions, bulkRoutes } from './bulk.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
+import { type OrganiseRouteOptions, organiseRoutes } from './organise.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
 import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptions.js';
 
@@ -11,6 +12,7 @@ export type SignedInRouteOptions = AccountRouteOptions &
   BillingRouteOptions &
   BulkRouteOptions &
   MailboxRouteOptions &
+  OrganiseRouteOptions &
   PreviewRouteOptions &
   SubscriptionRouteOptions;
 
@@ -30,4 +32,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(previewRoutes, options);
   await app.register(billingRoutes, options);
   await app.register(bulkRoutes, options);
+  await app.register(organiseRoutes, options);
 };

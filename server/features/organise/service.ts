@@ -1,0 +1,328 @@
+import {
+  type DeleteSenderRuleResponse,
+  type MailboxFolder,
+  type PutScreenerResponse,
+  type PutSenderRuleResponse,
+  RULE_MESSAGES,
+  SCREENER_FOLDER,
+  type SenderRule,
+  type SenderRulesResponse,
+} from '#contract/api.js';
+import { reauthUrl } from '#contract/providers.js';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  PlanLimitError,
+  ReauthRequiredError,
+  UpstreamUnavailableError,
+} from '#server/lib/errors.js';
+import type { ProviderFactory } from '#server/mail/index.js';
+import {
+  type Destination,
+  type Folder,
+  MailAuthError,
+  MailConnectionError,
+  type MailProvider,
+} from '#server/mail/provider.js';
+import type { Mailbox } from '../mailboxes/mailbox.js';
+import type { Repositories } from '../repositories.js';
+import { applyRule } from './engine.js';
+import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
+
+// Organising what stays (docs/decisions/079-sender-rules.md, 080-the-screener.md): sender rules (a folder,
+// keep the newest N, remove after N days), applied once when saved and again at each check, and the
+// Screener, which holds the mail of senders a check finds for the first time until the user decides.
+
+export interface OrganiseDeps {
+  repos: Pick<Repositories, 'organise' | 'mailboxes'>;
+  providers: ProviderFactory;
+  /** Premium, or billing off: rules are a Premium feature. */
+  hasPremium: (userId: string) => Promise<boolean>;
+  now?: () => number;
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+/** Folders a rule may not file into: the inbox itself, and where mail is thrown away or kept by the user. */
+const NOT_A_RULE_FOLDER = new Set(['\\Inbox', '\\Trash', '\\Junk', '\\Sent', '\\Drafts', '\\All']);
+
+export function createOrganiseService({ repos, providers, hasPremium, now = Date.now, log }: OrganiseDeps) {
+  const { organise: repo, mailboxes } = repos;
+
+  async function ownSender(userId: string, senderId: string): Promise<OrganisedSender> {
+    const sender = await repo.sender(userId, senderId);
+    if (!sender) throw new NotFoundError('Subscription not found.');
+    return sender;
+  }
+
+  /** Runs `work` on the mailbox's adapter; provider refusals become the answers the screens know. */
+  async function withMailbox<T>(mailboxId: string, work: (provider: MailProvider) => Promise<T>): Promise<T> {
+    const mailbox = await mailboxes.byId(mailboxId);
+    if (!mailbox) throw new NotFoundError('Mailbox not found.');
+    if (mailbox.status === 'reauth') throw reauth(mailbox);
+    const provider = providers(mailbox);
+    try {
+      return await work(provider);
+    } catch (error) {
+      if (error instanceof MailAuthError) {
+        await mailboxes.markReauth(mailbox.id);
+        throw reauth(mailbox);
+      }
+      if (error instanceof MailConnectionError) throw new UpstreamUnavailableError(error.message);
+      throw error;
+    } finally {
+      await provider.close();
+    }
+  }
+
+  const recorder =
+    (sender: { id: string; mailboxId: string }, cause: 'rule' | 'screener') =>
+    (destination: Destination, moved: Parameters<typeof repo.recordMoves>[3]) =>
+      repo.recordMoves({ id: sender.mailboxId, senderId: sender.id }, cause, destination, moved, now());
+
+  /** Puts back what was recorded under `cause` for the sender, destination by destination. */
+  async function restoreMoves(provider: MailProvider, moves: RecordedMove[]): Promise<number> {
+    const byDestination = new Map<string, RecordedMove[]>();
+    for (const m of moves) {
+      const key = JSON.stringify(m.destination);
+      byDestination.set(key, [...(byDestination.get(key) ?? []), m]);
+    }
+    let restored = 0;
+    for (const group of byDestination.values()) {
+      const result = await provider.restoreMoved(
+        group.map(({ id, origin }) => ({ id, origin })),
+        group[0]!.destination,
+      );
+      restored += result.restored;
+    }
+    return restored;
+  }
+
+  /** The folder a rule names: one the mailbox has (by path, else by name), or a new one of that name. */
+  async function resolveFolder(provider: MailProvider, wanted: string): Promise<Folder> {
+    const folders = await provider.listFolders();
+    const found =
+      folders.find((f) => f.path === wanted) ??
+      folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
+    if (found && ((found.specialUse && NOT_A_RULE_FOLDER.has(found.specialUse)) || found.path === 'INBOX')) {
+      throw new InvalidInputError(RULE_MESSAGES.folder);
+    }
+    if (found) return found;
+    if (wanted.toUpperCase() === 'INBOX') throw new InvalidInputError(RULE_MESSAGES.folder);
+    try {
+      return await provider.createFolder(wanted);
+    } catch (error) {
+      if (error instanceof MailAuthError || error instanceof MailConnectionError) throw error;
+      throw new InvalidInputError(RULE_MESSAGES.folder);
+    }
+  }
+
+  /** Ends a sender's rule: the provider's filter removed, the rule dropped; `restore` puts mail back. */
+  async function endRule(sender: OrganisedSender, options: { restore: boolean }): Promise<number> {
+    const rule = await repo.rule(sender.id);
+    if (!rule) return 0;
+    const moves = options.restore ? await repo.movesOf(sender.id, 'rule') : [];
+    const restored =
+      rule.providerRef || moves.length > 0
+        ? await withMailbox(sender.mailboxId, async (provider) => {
+            if (rule.providerRef) await provider.removeBlockRule(rule.providerRef);
+            return moves.length > 0 ? restoreMoves(provider, moves) : 0;
+          })
+        : 0;
+    await repo.deleteRule(sender.id);
+    await repo.forgetMoves(sender.id, 'rule');
+    return restored;
+  }
+
+  return {
+    /** GET /sender-rules */
+    async list(userId: string): Promise<SenderRulesResponse> {
+      const rows = await repo.rulesOfUser(userId);
+      return {
+        data: rows.map((r) => ({
+          subscriptionId: r.senderId,
+          address: r.address,
+          senderName: r.senderName,
+          account: r.account,
+          rule: toContract(r.rule),
+        })),
+      };
+    },
+
+    /** PUT /sender-rules/:subscriptionId: stores the rule and applies it once at once. */
+    async put(
+      userId: string,
+      senderId: string,
+      wanted: Omit<SenderRule, 'folderName'>,
+    ): Promise<PutSenderRuleResponse> {
+      const sender = await ownSender(userId, senderId);
+      if (!(await hasPremium(userId))) throw new PlanLimitError(RULE_MESSAGES.premium);
+      if (sender.blocked) throw new ConflictError(RULE_MESSAGES.blocked);
+      const before = await repo.rule(sender.id);
+      return withMailbox(sender.mailboxId, async (provider) => {
+        const folder = wanted.folder === null ? null : await resolveFolder(provider, wanted.folder);
+        // The provider's filter follows the folder: kept when it files to the same one, else replaced.
+        let providerRef = before?.providerRef ?? null;
+        if (providerRef && before?.folder !== (folder?.path ?? null)) {
+          await provider.removeBlockRule(providerRef);
+          providerRef = null;
+        }
+        if (folder && !providerRef) {
+          providerRef = (await provider.createFolderRule(sender.address, folder.path))?.ref ?? null;
+        }
+        const rule: StoredRule = {
+          folder: folder?.path ?? null,
+          folderName: folder?.name ?? null,
+          keepNewest: wanted.keepNewest,
+          expireAfterDays: wanted.expireAfterDays,
+          expireAction: wanted.expireAfterDays === null ? null : wanted.expireAction,
+          providerRef,
+          nextDueAt: null,
+        };
+        await repo.saveRule({ id: sender.id, mailboxId: sender.mailboxId }, rule, now());
+        const run = await applyRule(provider, sender.address, rule, now(), recorder(sender, 'rule'));
+        await repo.setNextDue(sender.id, run.nextDueAt);
+        return { rule: toContract(rule), applied: run.applied };
+      });
+    },
+
+    /** DELETE /sender-rules/:subscriptionId; `restore` also puts back what the rule moved. */
+    async remove(userId: string, senderId: string, restore: boolean): Promise<DeleteSenderRuleResponse> {
+      const sender = await ownSender(userId, senderId);
+      if (!(await repo.rule(sender.id))) throw new NotFoundError('This sender has no rule.');
+      return { restored: await endRule(sender, { restore }) };
+    },
+
+    /** GET /mailbox-folders?email=: the folders a rule can file into. */
+    async folders(userId: string, email: string): Promise<{ data: MailboxFolder[] }> {
+      const mailbox = await repo.mailboxOf(userId, email);
+      if (!mailbox) throw new NotFoundError('Mailbox not found.');
+      const folders = await withMailbox(mailbox.id, (provider) => provider.listFolders());
+      return {
+        data: folders
+          .filter((f) => !(f.specialUse && NOT_A_RULE_FOLDER.has(f.specialUse)) && f.path !== 'INBOX')
+          .map((f) => ({ path: f.path, name: f.name, specialUse: f.specialUse })),
+      };
+    },
+
+    /** PUT /screener: turning it off puts everything still screened back in the inbox. */
+    async setScreener(userId: string, email: string, enabled: boolean): Promise<PutScreenerResponse> {
+      const mailbox = await repo.mailboxOf(userId, email);
+      if (!mailbox) throw new NotFoundError('Mailbox not found.');
+      await repo.setScreener(mailbox.id, enabled);
+      if (enabled) return { enabled, restored: 0 };
+      const senders = await repo.screenerSendersOfMailbox(mailbox.id);
+      let restored = 0;
+      if (senders.length > 0) {
+        await withMailbox(mailbox.id, async (provider) => {
+          for (const senderId of senders) {
+            restored += await restoreMoves(provider, await repo.movesOf(senderId, 'screener'));
+            await repo.forgetMoves(senderId, 'screener');
+          }
+        });
+      }
+      await repo.clearScreened(senders);
+      return { enabled, restored };
+    },
+
+    /** Keep: a screened sender's mail goes back to the inbox. Answers how many messages went back. */
+    async releaseScreened(userId: string, senderId: string): Promise<number> {
+      const sender = await ownSender(userId, senderId);
+      const moves = await repo.movesOf(sender.id, 'screener');
+      const restored =
+        moves.length > 0
+          ? await withMailbox(sender.mailboxId, (provider) => restoreMoves(provider, moves))
+          : 0;
+      await repo.forgetMoves(sender.id, 'screener');
+      await repo.clearScreened([sender.id]);
+      return restored;
+    },
+
+    /**
+     * After Unsubscribe or Block: a sender decided is no longer screened (its mail stays where it is; a
+     * block trashes it all), and a blocked sender's rule ends: the block's trash rule wins.
+     */
+    async senderDecided(userId: string, senderId: string): Promise<void> {
+      const sender = await repo.sender(userId, senderId);
+      if (!sender || sender.category === 'uncategorized') return;
+      await repo.clearScreened([sender.id]);
+      if (!sender.blocked) return;
+      await repo.forgetMoves(sender.id);
+      try {
+        await endRule(sender, { restore: false });
+      } catch (error) {
+        // The block itself is done; a filter left behind only files mail the block trashes anyway.
+        log?.warn({ senderId, err: (error as Error).message }, 'rule of a blocked sender not removed');
+        await repo.deleteRule(sender.id);
+      }
+    },
+
+    /** Screener, during a check: marks the new senders it takes (before they are announced). */
+    async screenNewSenders(mailboxId: string, newSenderIds: string[]): Promise<void> {
+      if (newSenderIds.length === 0 || !(await repo.screenerOn(mailboxId))) return;
+      await repo.markScreened(mailboxId, newSenderIds);
+    },
+
+    /**
+     * At the end of a check: screened senders' inbox mail goes to the Screener folder, and the rules run
+     * for the senders that had new mail and for those whose mail has aged past a limit.
+     */
+    async afterCheck(
+      provider: MailProvider,
+      mailboxId: string,
+      sendersWithNewMail: ReadonlySet<string>,
+    ): Promise<void> {
+      const screened = (await repo.screenerOn(mailboxId)) ? await repo.screenedSenders(mailboxId) : [];
+      const waiting = screened.filter((s) => sendersWithNewMail.has(s.address));
+      if (waiting.length > 0) {
+        const folder = await provider.createFolder(SCREENER_FOLDER);
+        const destination: Destination = { kind: 'folder', path: folder.path };
+        for (const s of waiting) {
+          const inInbox = await provider.findSenderMessages({ from: s.address, scope: 'inbox' });
+          if (inInbox.length === 0) continue;
+          await provider.moveMessages(inInbox, destination, (moved) =>
+            repo.recordMoves({ id: mailboxId, senderId: s.id }, 'screener', destination, moved, now()),
+          );
+        }
+      }
+      const at = now();
+      for (const { senderId, address, blocked, rule } of await repo.rulesOfMailbox(mailboxId)) {
+        if (blocked) continue;
+        const due = rule.nextDueAt !== null && rule.nextDueAt <= at;
+        if (!due && !sendersWithNewMail.has(address)) continue;
+        try {
+          const run = await applyRule(
+            provider,
+            address,
+            rule,
+            at,
+            recorder({ id: senderId, mailboxId }, 'rule'),
+          );
+          await repo.setNextDue(senderId, run.nextDueAt);
+        } catch (error) {
+          if (error instanceof MailAuthError) throw error;
+          // One rule that cannot run now (a folder deleted in the mail client) spares the others.
+          log?.warn({ senderId, err: (error as Error).message }, 'sender rule not applied');
+        }
+      }
+    },
+  };
+}
+
+function reauth(mailbox: Pick<Mailbox, 'provider' | 'email'>): ReauthRequiredError {
+  return new ReauthRequiredError(`Please sign in to ${mailbox.email} again.`, {
+    redirectUrl: reauthUrl(mailbox),
+  });
+}
+
+function toContract(rule: StoredRule): SenderRule {
+  return {
+    folder: rule.folder,
+    folderName: rule.folderName,
+    keepNewest: rule.keepNewest,
+    expireAfterDays: rule.expireAfterDays,
+    expireAction: rule.expireAction,
+  };
+}
+
+export type OrganiseService = ReturnType<typeof createOrganiseService>;
