@@ -123,6 +123,7 @@ export const SIGNED_IN_PAGES = {
   addAccount: { path: SCREENS.addAccount, title: 'Add an Email Account' },
   billing: { path: SCREENS.billing, title: 'Billing' },
   settings: { path: SCREENS.settings, title: 'Settings' },
+  rules: { path: SCREENS.rules, title: 'Rules' },
 } as const satisfies Record<string, { path: string; title: string }>;
 
 /** The not-found screen's title (any path no screen has). */

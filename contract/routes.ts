@@ -52,6 +52,13 @@ export const API = {
   messagePreview: '/get-message-preview',
   messagesBySender: '/get-messages-by-sender-address',
   subscriptionMessages: (id: string) => `/get-subscriptions/${encodeURIComponent(id)}`,
+  /** Sender rules (contract/api/rules.ts): GET all; PUT and DELETE one, by its subscription. */
+  senderRules: '/sender-rules',
+  senderRule: (subscriptionId: string) => `/sender-rules/${encodeURIComponent(subscriptionId)}`,
+  /** GET ?email=: the folders a rule can file a mailbox's mail into. */
+  mailboxFolders: '/mailbox-folders',
+  /** PUT {email, enabled}: the Screener of one mailbox. */
+  screener: '/screener',
   health: '/healthz',
   /** The blog (docs/product.md §7): every post's card, and one post with its markdown. */
   blogPosts: '/get-blog-posts',
@@ -83,6 +90,7 @@ export const SCREENS = {
   accounts: '/genie/accounts',
   addAccount: '/genie/add-account',
   billing: '/genie/billing',
+  rules: '/genie/rules',
 } as const;
 
 /** Path prefixes that belong to the API, never to the SPA (used by the server's SPA fallback). */
@@ -100,6 +108,9 @@ export const API_PREFIXES = [
   '/keep-subscription',
   '/bulk-action',
   '/delete-email-account',
+  '/sender-rules',
+  '/mailbox-folders',
+  '/screener',
   '/socket.io',
   '/healthz',
   '/stripe/',

@@ -41,6 +41,7 @@ const Landing = page(() => import('../features/marketing/Landing'));
 const NotFound = page(() => import('../components/NotFound'));
 const Privacy = page(() => import('../features/marketing/Privacy'));
 const Terms = page(() => import('../features/marketing/Terms'));
+const Rules = page(() => import('../features/rules/Rules'));
 const Settings = page(() => import('../features/settings/Settings'));
 const CategoryPage = page(() => import('../features/subscriptions/CategoryPage'));
 
@@ -63,7 +64,7 @@ const SITE_PAGES = [
   // Not BlogPost: the markdown renderer loads only for a visitor who opens a post.
   BlogList,
 ];
-const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage];
+const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage, Rules];
 
 function LandingPage() {
   const openContact = useContact();
@@ -96,6 +97,7 @@ const SIGNED_IN_SCREENS: Record<Exclude<keyof typeof SIGNED_IN_PAGES, 'subscript
   addAccount: <AddAccount />,
   billing: <Billing />,
   settings: <Settings />,
+  rules: <Rules />,
 };
 
 /** One route per page of the table, at its path and with its title. */

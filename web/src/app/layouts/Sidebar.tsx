@@ -90,6 +90,11 @@ export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(fu
           </ul>
         </li>
         <li>
+          <NavLink to={SCREENS.rules} className={linkClass}>
+            Rules
+          </NavLink>
+        </li>
+        <li>
           <NavLink to={SCREENS.settings} className={linkClass}>
             Settings
           </NavLink>

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { MailboxFolder, SenderRule } from '#contract/api.js';
+import { appliedText, fileableFolders, folderLabel, removedText, ruleInWords, undoneText } from './ruleWords';
+
+const none: SenderRule = { folder: null, keepNewest: null, expireAfterDays: null, expireAction: null };
+
+describe('a rule in words', () => {
+  it('names the folder, the messages kept and when old mail goes, in that order', () => {
+    expect(
+      ruleInWords({
+        folder: 'Newsletters',
+        folderName: 'Newsletters',
+        keepNewest: 5,
+        expireAfterDays: 30,
+        expireAction: 'trash',
+      }),
+    ).toBe('→ Newsletters · keeps 5 · removes after 30 days');
+    expect(ruleInWords({ ...none, keepNewest: 1 })).toBe('keeps 1');
+    expect(ruleInWords({ ...none, expireAfterDays: 1, expireAction: 'archive' })).toBe(
+      'archives after 1 day',
+    );
+    expect(ruleInWords({ ...none, folder: 'Label_42', folderName: 'Receipts' })).toBe('→ Receipts');
+  });
+
+  it('says nothing for no rule or one that does nothing', () => {
+    expect(ruleInWords(null)).toBeNull();
+    expect(ruleInWords(undefined)).toBeNull();
+    expect(ruleInWords(none)).toBeNull();
+  });
+
+  it("shows a folder's last part when the answer carries no name", () => {
+    expect(folderLabel({ folder: 'Archive/2024/News' })).toBe('News');
+    expect(folderLabel({ folder: 'News', folderName: '  ' })).toBe('News');
+    expect(folderLabel({ folder: null })).toBeNull();
+  });
+});
+
+describe('what saving a rule did', () => {
+  const rule: SenderRule = { ...none, folder: 'Newsletters', folderName: 'Newsletters' };
+
+  it('counts what moved, was trashed or archived', () => {
+    expect(appliedText({ moved: 42, trashed: 0, archived: 0 }, rule, 'Shop')).toBe(
+      'Moved 42 messages to Newsletters',
+    );
+    expect(appliedText({ moved: 1, trashed: 3, archived: 0 }, rule, 'Shop')).toBe(
+      'Moved 1 message to Newsletters and trashed 3 messages',
+    );
+    expect(appliedText({ moved: 2, trashed: 1, archived: 4 }, rule, 'Shop')).toBe(
+      'Moved 2 messages to Newsletters, trashed 1 message and archived 4 messages',
+    );
+    expect(appliedText({ moved: 0, trashed: 0, archived: 7 }, none, 'Shop')).toBe('Archived 7 messages');
+  });
+
+  it('says the rule was saved when nothing needed doing yet', () => {
+    expect(appliedText({ moved: 0, trashed: 0, archived: 0 }, rule, 'Shop')).toBe('Saved the rule for Shop');
+  });
+
+  it('says what a removal and an Undo put back', () => {
+    expect(removedText('Shop', null)).toBe('Removed the rule for Shop');
+    expect(removedText('Shop', 42)).toBe('Removed the rule for Shop and put 42 messages back');
+    expect(removedText('Shop', 0)).toBe('Removed the rule for Shop; no mail needed putting back');
+    expect(undoneText('Shop', 42, false)).toBe('Undid the rule for Shop, put 42 messages back');
+    expect(undoneText('Shop', 0, true)).toBe('Restored the previous rule for Shop');
+  });
+});
+
+describe('the folders a rule can file into', () => {
+  const folder = (path: string, specialUse: string | null = null, name = path): MailboxFolder => ({
+    path,
+    name,
+    specialUse,
+  });
+
+  it('leaves out the inbox, the Screener and the special folders, by name', () => {
+    const listed = fileableFolders([
+      folder('INBOX', '\\Inbox'),
+      folder('Trash', '\\Trash'),
+      folder('Junk', '\\Junk'),
+      folder('Sent', '\\Sent'),
+      folder('Screener'),
+      folder('Receipts'),
+      folder('Archive', '\\Archive'),
+      folder('Newsletters'),
+    ]);
+    expect(listed.map((f) => f.path)).toEqual(['Archive', 'Newsletters', 'Receipts']);
+  });
+});

@@ -1,0 +1,74 @@
+// A sender's rule and what applying one did, in words: the row's line under the sender, the Rules
+// screen's, and the toasts. Pure, so that each wording is tested without a browser.
+import { type MailboxFolder, type RuleApplied, SCREENER_FOLDER, type SenderRule } from '#contract/api.js';
+
+function messages(count: number): string {
+  return `${count} ${count === 1 ? 'message' : 'messages'}`;
+}
+
+/** The folder's name as the mailbox shows it: the answer's `folderName`, else the path's last part. */
+export function folderLabel(rule: Pick<SenderRule, 'folder' | 'folderName'>): string | null {
+  if (rule.folderName?.trim()) return rule.folderName.trim();
+  if (!rule.folder) return null;
+  // IMAP paths are separated by "/" or "."; Gmail label ids and Outlook paths by "/".
+  const parts = rule.folder.split('/');
+  return parts[parts.length - 1] || rule.folder;
+}
+
+/** "→ Newsletters · keeps 5 · removes after 30 days"; null for no rule or a rule that does nothing. */
+export function ruleInWords(rule: SenderRule | null | undefined): string | null {
+  if (!rule) return null;
+  const parts: string[] = [];
+  const folder = folderLabel(rule);
+  if (folder) parts.push(`→ ${folder}`);
+  if (rule.keepNewest !== null) parts.push(`keeps ${rule.keepNewest}`);
+  if (rule.expireAfterDays !== null) {
+    const days = `${rule.expireAfterDays} ${rule.expireAfterDays === 1 ? 'day' : 'days'}`;
+    parts.push(rule.expireAction === 'archive' ? `archives after ${days}` : `removes after ${days}`);
+  }
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** Joins "a", "a and b", "a, b and c". */
+function listed(parts: string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * The toast after a rule was saved: "Moved 42 messages to Newsletters", "Trashed 3 messages", both
+ * joined; "Saved the rule for X" when nothing needed doing yet.
+ */
+export function appliedText(applied: RuleApplied, rule: SenderRule, sender: string): string {
+  const done: string[] = [];
+  const folder = folderLabel(rule);
+  if (applied.moved > 0) done.push(`moved ${messages(applied.moved)}${folder ? ` to ${folder}` : ''}`);
+  if (applied.trashed > 0) done.push(`trashed ${messages(applied.trashed)}`);
+  if (applied.archived > 0) done.push(`archived ${messages(applied.archived)}`);
+  if (done.length === 0) return `Saved the rule for ${sender}`;
+  const text = listed(done);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** After a rule was removed: with the mail put back, how much came back. */
+export function removedText(sender: string, restored: number | null): string {
+  if (restored === null) return `Removed the rule for ${sender}`;
+  return restored > 0
+    ? `Removed the rule for ${sender} and put ${messages(restored)} back`
+    : `Removed the rule for ${sender}; no mail needed putting back`;
+}
+
+/** After an Undo: the rule as it was before (an edit), or none (a new rule). */
+export function undoneText(sender: string, restored: number, hadRule: boolean): string {
+  const back = restored > 0 ? `, put ${messages(restored)} back` : '';
+  return hadRule ? `Restored the previous rule for ${sender}${back}` : `Undid the rule for ${sender}${back}`;
+}
+
+/** The folders a rule can file into: not the inbox, the Screener, trash, junk, drafts, sent or all mail. */
+export function fileableFolders(folders: MailboxFolder[]): MailboxFolder[] {
+  const skipped = new Set(['\\inbox', '\\trash', '\\junk', '\\drafts', '\\sent', '\\all', '\\flagged']);
+  return folders
+    .filter((f) => !(f.specialUse && skipped.has(f.specialUse.toLowerCase())))
+    .filter((f) => f.path.toUpperCase() !== 'INBOX' && f.path !== SCREENER_FOLDER)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
