@@ -12,10 +12,20 @@ import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { OAuthError } from '../../components/OAuthError';
 import { PageHeader } from '../../components/PageHeader';
-import { wasAlerted } from '../../lib/api-client';
-import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
+import { useToasts } from '../../components/Toasts';
+import { messageOf, wasAlerted } from '../../lib/api-client';
+import {
+  filterAccounts,
+  providerName,
+  reconnectUrl,
+  removalText,
+  SCREENER_HINT,
+  screenerText,
+  statusBadge,
+} from './accountList';
 import { useRemoveEmailAccount } from './api/delete-email-account';
 import { useEmailAccounts } from './api/email-accounts';
+import { useSetScreener } from './api/screener';
 
 /**
  * /genie/accounts (docs/product.md §2 Email Accounts screen). A scan starting or ending changes the status badges:
@@ -96,8 +106,24 @@ export default function Accounts() {
 
 function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: () => void }) {
   const emailId = useId();
+  const screenerId = useId();
+  const hintId = useId();
   const badge = statusBadge(account.status);
   const reconnect = reconnectUrl(account);
+  const screener = useSetScreener();
+  const toasts = useToasts();
+
+  async function switchScreener(enabled: boolean) {
+    try {
+      const answer = await screener.mutateAsync({ email: account.email, enabled });
+      toasts.show({ text: screenerText(account.email, answer.enabled, answer.restored) });
+    } catch (error) {
+      // A 403 or 402 is the query client's (sign-in, pricing); a rate-limited token fetch alerted already.
+      if (wasAlerted(error)) return;
+      toasts.show({ text: messageOf(error, 'Failed to switch the Screener. Please try again.') });
+    }
+  }
+
   return (
     <li className="list-group-item d-flex flex-wrap align-items-center gap-2 account-item">
       <div className="flex-grow-1 min-w-0">
@@ -111,6 +137,23 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
               {badge.label}
             </Badge>
           )}
+        </div>
+        <Form.Check
+          type="switch"
+          id={screenerId}
+          className="mt-2 mb-0 account-screener"
+          label={
+            <>
+              Screener<span className="visually-hidden"> for {account.email}</span>
+            </>
+          }
+          checked={screener.isPending ? (screener.variables?.enabled ?? account.screener) : account.screener}
+          disabled={screener.isPending}
+          aria-describedby={hintId}
+          onChange={(e) => void switchScreener(e.target.checked)}
+        />
+        <div id={hintId} className="small text-muted account-screener-hint">
+          {SCREENER_HINT}
         </div>
       </div>
       <div className="d-flex gap-2">

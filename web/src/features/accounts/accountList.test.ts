@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { EmailAccount } from '#contract/api.js';
-import { filterAccounts, providerName, reconnectUrl, removalText, statusBadge } from './accountList';
+import {
+  filterAccounts,
+  providerName,
+  reconnectUrl,
+  removalText,
+  screenerText,
+  statusBadge,
+} from './accountList';
 
 const account = (email: string, provider: EmailAccount['provider'] = 'yahoo'): EmailAccount => ({
   email,
   provider,
   status: 'active',
   lastScannedAt: null,
+  screener: false,
 });
 
 describe('email accounts', () => {
@@ -44,5 +52,18 @@ describe('email accounts', () => {
     expect(removalText('me@yahoo.com')).toBe(
       'Remove me@yahoo.com? Its subscriptions and everything Inbox Genie stored about this mailbox will be deleted.',
     );
+  });
+
+  it('says what switching the Screener did, and how much mail went back', () => {
+    expect(screenerText('me@yahoo.com', true, 0)).toBe(
+      "Screener on for me@yahoo.com: new senders' mail waits in the Screener folder",
+    );
+    expect(screenerText('me@yahoo.com', false, 3)).toBe(
+      'Screener off for me@yahoo.com: 3 messages went back to the inbox',
+    );
+    expect(screenerText('me@yahoo.com', false, 1)).toBe(
+      'Screener off for me@yahoo.com: 1 message went back to the inbox',
+    );
+    expect(screenerText('me@yahoo.com', false, 0)).toBe('Screener off for me@yahoo.com');
   });
 });

@@ -45,3 +45,14 @@ export function reconnectUrl(account: Pick<EmailAccount, 'email' | 'provider'>):
 export function removalText(email: string): string {
   return `Remove ${email}? Its subscriptions and everything Inbox Genie stored about this mailbox will be deleted.`;
 }
+
+/** What the Screener switch does, in one line under it. */
+export const SCREENER_HINT =
+  'Mail from senders you have not seen before waits in a Screener folder until you Keep them.';
+
+/** The note after the Screener was switched (`restored`: messages that went back to the inbox). */
+export function screenerText(email: string, enabled: boolean, restored: number): string {
+  if (enabled) return `Screener on for ${email}: new senders' mail waits in the Screener folder`;
+  if (restored <= 0) return `Screener off for ${email}`;
+  return `Screener off for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
+}

@@ -10,14 +10,24 @@ interface RowActionsProps {
   onKeep: () => void;
   onBlock: () => void;
   onUnsubscribe: () => void;
+  /** Opens the Organise dialog (a rule for the sender's mail); none on the Unsubscribed list. */
+  onOrganise?: () => void;
 }
 
 /**
  * A row's buttons (docs/product.md §2/§4): Keep on every list but kept, Unsubscribe on every list but
- * unsubscribed, Block for an unsubscribed sender that still sends. Each button's name starts with its
+ * unsubscribed, Block for an unsubscribed sender that still sends, Organise… (a rule) where given. Each button's name starts with its
  * visible label (WCAG 2.5.3), the sender follows unseen.
  */
-export function RowActions({ item, category, busy, onKeep, onBlock, onUnsubscribe }: RowActionsProps) {
+export function RowActions({
+  item,
+  category,
+  busy,
+  onKeep,
+  onBlock,
+  onUnsubscribe,
+  onOrganise,
+}: RowActionsProps) {
   return (
     <div className="row-actions">
       {category !== 'kept' && (
@@ -33,6 +43,11 @@ export function RowActions({ item, category, busy, onKeep, onBlock, onUnsubscrib
       {category !== 'unsubscribed' && (
         <Button size="sm" variant="outline-danger" disabled={busy} onClick={onUnsubscribe}>
           Unsubscribe<span className="visually-hidden"> {item.address}</span>
+        </Button>
+      )}
+      {onOrganise && (
+        <Button size="sm" variant="outline-primary" disabled={busy} onClick={onOrganise}>
+          Organise…<span className="visually-hidden"> {item.address}</span>
         </Button>
       )}
     </div>

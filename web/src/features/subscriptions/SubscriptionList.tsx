@@ -18,6 +18,7 @@ import { useToasts } from '../../components/Toasts';
 import { isStatus, messageOf, redirectUrlOf, wasAlerted } from '../../lib/api-client';
 import { usePublicConfig } from '../../lib/public-config';
 import { useEmailAccounts } from '../accounts';
+import { OrganiseDialog, type RuleTarget } from '../rules';
 import { useLiveScan } from './api/live-scan';
 import { useSubscriptionList } from './api/subscription-list';
 import type { CategoryView } from './categories';
@@ -90,6 +91,20 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   const bulk = useBulkAction(category);
   const [confirmed, setConfirmed] = useState<ReadonlySet<string>>(new Set());
   const [selectingAll, setSelectingAll] = useState(false);
+  // The Organise dialog loads with its first opening, then stays (so that it closes with its transition).
+  const [organising, setOrganising] = useState<RuleTarget | null>(null);
+  const [organiseWanted, setOrganiseWanted] = useState(false);
+
+  function organise(item: Subscription) {
+    setOrganiseWanted(true);
+    setOrganising({
+      subscriptionId: item.id,
+      address: item.address,
+      senderName: item.senderName,
+      account: item.account,
+      rule: item.rule ?? null,
+    });
+  }
 
   const pages = list.data?.pages;
   const loadedItems = useMemo(() => itemsOfPages(pages), [pages]);
@@ -239,6 +254,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
       onKeep={() => void keep(item)}
       onBlock={() => void block(item)}
       onUnsubscribe={() => void unsubscribe(item, { moveToTrash })}
+      onOrganise={() => organise(item)}
     />
   );
 
@@ -377,6 +393,11 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         </Suspense>
       )}
       {dialogs}
+      {organiseWanted && (
+        <Suspense fallback={null}>
+          <OrganiseDialog target={organising} onClose={() => setOrganising(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

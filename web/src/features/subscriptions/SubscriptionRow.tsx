@@ -3,6 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Subscription, UnsubscribeMethod } from '#contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
+import { ruleInWords } from '../rules';
 import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
@@ -79,6 +80,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
   const name = senderName(item);
   const cost = costLabel(item);
   const receipt = unsubscribedLabel(item);
+  const rule = ruleInWords(item.rule);
 
   function toggle() {
     setExpanded((open) => !open);
@@ -112,8 +114,22 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
         <div className="subscription-main">
           <SenderLogo domain={senderDomain(item.address)} baseUrl={logoBaseUrl} />
           <div className="subscription-ident min-w-0">
-            <div className="fw-semibold text-break subscription-name">{name}</div>
+            <div className="fw-semibold text-break subscription-name">
+              {item.screened && (
+                // Found while the Screener was on: its mail waits in the Screener folder until Keep.
+                <Badge bg="info" text="dark" className="me-2 subscription-new">
+                  New<span className="visually-hidden">, waiting in the Screener</span>
+                </Badge>
+              )}
+              {name}
+            </div>
             {item.via && <div className="text-muted small text-break subscription-via">via {item.via}</div>}
+            {rule && (
+              <div className="small text-primary text-break subscription-rule">
+                <span className="visually-hidden">Rule: </span>
+                {rule}
+              </div>
+            )}
           </div>
           <div className="subscription-address min-w-0">
             <div className="text-muted small text-break">{item.address}</div>

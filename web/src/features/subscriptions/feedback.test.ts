@@ -48,6 +48,10 @@ describe('what an action did, in words', () => {
   it('says what a keep, a block, their undos and a manual confirmation did', () => {
     expect(keptText(shop)).toBe('Kept Shop Alpha');
     expect(keptText(shop, { ...shop, blockLifted: true })).toBe('Kept Shop Alpha and lifted its block');
+    expect(keptText(shop, { ...shop, restoredFromScreener: 3 })).toBe(
+      'Kept Shop Alpha and moved 3 messages back to the inbox',
+    );
+    expect(keptText(shop, { ...shop, restoredFromScreener: 0 })).toBe('Kept Shop Alpha');
     expect(blockedText(shop, { ...shop, movedToTrash: 42 })).toBe(
       'Blocked Shop Alpha and moved 42 messages to Trash',
     );

@@ -28,10 +28,15 @@ export function unsubscribedText(item: Subscription, result: UnsubscribeResult):
   return `Unsubscribed from ${name} by one-click${trashed(result.movedToTrash)}`;
 }
 
-/** A Keep's note; `updated` is the server's answer (blockLifted when the sender had been blocked). */
+/**
+ * A Keep's note; `updated` is the server's answer (blockLifted when the sender had been blocked,
+ * restoredFromScreener when its mail had waited in the Screener).
+ */
 export function keptText(item: Subscription, updated?: Subscription): string {
   const name = senderName(item);
-  return updated?.blockLifted ? `Kept ${name} and lifted its block` : `Kept ${name}`;
+  if (updated?.blockLifted) return `Kept ${name} and lifted its block`;
+  const back = updated?.restoredFromScreener ?? 0;
+  return back > 0 ? `Kept ${name} and moved ${messages(back)} back to the inbox` : `Kept ${name}`;
 }
 
 export function blockedText(item: Subscription, updated?: Subscription): string {

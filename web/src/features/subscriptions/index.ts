@@ -1,4 +1,4 @@
 // What the other features and the app's shell use of the subscriptions; the rest stays inside.
 export { subscriptionKeys } from './api/keys';
 export { liveScanProgress, setLiveScan } from './api/live-scan';
-export { addLiveSubscription } from './api/subscription-list';
+export { addLiveSubscription, setSubscriptionRule } from './api/subscription-list';

@@ -3,6 +3,7 @@
 // one of a category (app/live-updates.ts, row-actions.ts).
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import {
+  type SenderRule,
   type Subscription,
   type SubscriptionCategory,
   type SubscriptionSort,
@@ -124,4 +125,21 @@ export function applyAction(
     queryKey: subscriptionKeys.lists,
     predicate: (query) => query.state.fetchStatus === 'fetching',
   });
+}
+
+/**
+ * A sender's rule changed (the Organise dialog, the Rules screen): its row, in whichever cached list it
+ * is, shows the new rule at once.
+ */
+export function setSubscriptionRule(queryClient: QueryClient, id: string, rule: SenderRule | null): void {
+  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: subscriptionKeys.lists })) {
+    if (!data?.pages?.some((page) => page.data.some((item) => item.id === id))) continue;
+    queryClient.setQueryData<Pages>(queryKey, {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        data: page.data.map((item) => (item.id === id ? { ...item, rule } : item)),
+      })),
+    });
+  }
 }
