@@ -50,6 +50,9 @@ import type { Fault, GraphFake, GraphFakeOptions } from './types.js';
 //   is refused (400 ErrorInvalidRecipients). The fake records what was sent and files it in Sent Items.
 // - learn.microsoft.com/graph/api/message-move: `POST /me/messages/{id}/move` with `destinationId` (a
 //   folder id or a well-known name), answered 201 Created with the moved message.
+// - learn.microsoft.com/graph/api/user-post-mailfolders, mailfolder-post-childfolders: `POST /me/mailFolders`
+//   and `POST /me/mailFolders/{id}/childFolders` with `{displayName, isHidden}`, answered 201 Created with
+//   the mailFolder; a name a sibling already has (compared without case) answers 409 ErrorFolderExists.
 // - learn.microsoft.com/graph/api/mailfolder-post-messagerules, mailfolder-list-messagerules,
 //   resources/messagerule: rules live on the Inbox only; displayName, sequence and actions are required;
 //   201 Created with the rule. Enabled rules are applied, by sequence, to mail added to the Inbox
@@ -58,8 +61,10 @@ import type { Fault, GraphFake, GraphFakeOptions } from './types.js';
 //   body}]}`, at most 20 requests, relative URLs without the version, a JSON body needing its Content-Type;
 //   answered 200 with `{responses: [{id, status, headers, body}]}`, each request run as if sent alone (a
 //   throttled one answers 429 with its own Retry-After) under the outer request's authorization.
-// - learn.microsoft.com/graph/query-parameters (filter): the one `$filter` the fake implements is
-//   `from/emailAddress/address eq '…'` on a folder's messages (case-insensitive, '' escapes a quote).
+// - learn.microsoft.com/graph/query-parameters (filter), message-list: the `$filter` the fake implements on
+//   a folder's messages is `from/emailAddress/address eq '…'` (case-insensitive, '' escapes a quote) and
+//   `receivedDateTime lt|le|gt|ge|eq|ne <DateTimeOffset>`, joined with `and`; with `$orderby` too, the
+//   ordered property must come first in the filter, else 400 InefficientFilter.
 //
 // The sign-in page of the fake lists its users as forms (like the real account picker): posting one back
 // with `login_hint` signs that user in and consents; posting `cancel` declines. A GET whose `login_hint`

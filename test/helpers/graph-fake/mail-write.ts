@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batch } from './batch.js';
 import { graphId, HttpError, project, readJson, send } from './http.js';
 import { authenticate } from './identity.js';
-import { folderOf, MESSAGE_DEFAULT, messageJson, moveStored } from './model.js';
+import { folderJson, folderOf, MESSAGE_DEFAULT, messageJson, moveStored } from './model.js';
 import type { FakeState } from './state.js';
 import type { FakeMessageRule, FakeSentMail } from './types.js';
 
-// POST and DELETE on Graph: sendMail, message move, Inbox message rules (create, delete), and the
-// entry to $batch.
+// POST and DELETE on Graph: sendMail, message move, mail folders (create), Inbox message rules (create,
+// delete), and the entry to $batch.
 
 export const addressesOf = (value: unknown): string[] =>
   Array.isArray(value)
@@ -130,6 +130,44 @@ export async function graphPost(
     }
     moveStored(user, m, folderOf(user, body.destinationId));
     return send(res, 201, project(messageJson(m), null, MESSAGE_DEFAULT, true));
+  }
+
+  // user-post-mailfolders, mailfolder-post-childfolders: displayName and isHidden are the writable
+  // properties; 201 Created with the mailFolder. Exchange keeps sibling names unique without regard to case:
+  // a second folder of the name answers 409 ErrorFolderExists.
+  if (
+    collectionName === 'mailFolders' &&
+    (segments.length === 2 || (segments.length === 4 && sub === 'childFolders'))
+  ) {
+    const parent = id === undefined ? folderOf(user, user.rootId) : folderOf(user, id);
+    const displayName = body.displayName;
+    if (typeof displayName !== 'string' || displayName.trim() === '') {
+      throw new HttpError(400, 'ErrorInvalidParameter', 'displayName is required.');
+    }
+    if (body.isHidden !== undefined && typeof body.isHidden !== 'boolean') {
+      throw new HttpError(400, 'ErrorInvalidParameter', 'isHidden must be a boolean.');
+    }
+    const lower = displayName.toLowerCase();
+    if (
+      [...user.folders.values()].some(
+        (f) => f.parentId === parent.id && f.displayName.toLowerCase() === lower,
+      )
+    ) {
+      throw new HttpError(409, 'ErrorFolderExists', 'A folder with the specified name already exists.');
+    }
+    const folderId = graphId('AQMkAD');
+    const folder = {
+      id: folderId,
+      displayName,
+      parentId: parent.id,
+      wellKnownName: null,
+      hidden: body.isHidden === true,
+    };
+    user.folders.set(folderId, folder);
+    return send(res, 201, {
+      '@odata.context': `${s.origin}/v1.0/$metadata#users('${user.id}')/mailFolders/$entity`,
+      ...folderJson(user, folder),
+    });
   }
 
   if (

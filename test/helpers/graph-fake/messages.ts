@@ -14,10 +14,10 @@ import {
   messagesOf,
   mimeOf,
 } from './model.js';
-import type { FakeState, FakeUser, StoredFolder } from './state.js';
+import type { FakeState, FakeUser, StoredFolder, StoredMessage } from './state.js';
 
 // GET on Graph: /me, mail folders and their children, a folder's messages ($select, $orderby, $filter on
-// the sender), message rules, one message, and its MIME content ($value).
+// the sender and the time received), message rules, one message, and its MIME content ($value).
 
 export function graph(s: FakeState, req: IncomingMessage, res: ServerResponse, url: URL): number {
   if (req.method !== 'GET') throw new HttpError(405, 'BadRequest', 'The fake answers GET only.');
@@ -125,18 +125,76 @@ export function listMessages(
   const order = /^receivedDateTime( (asc|desc))?$/i.exec(orderby.trim());
   if (!order) throw new HttpError(400, 'BadRequest', `The fake orders by receivedDateTime only: ${orderby}`);
   const direction = (order[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc';
-  const fromFilter = parseFromFilter(url.searchParams.get('$filter'));
+  const filter = parseMessageFilter(url.searchParams.get('$filter'));
+  // message-list ("Using filter and orderby in the same query"): a property in $orderby must come first in
+  // $filter, else Exchange refuses the query as too costly.
+  if (filter && url.searchParams.has('$orderby') && filter.first !== 'receivedDateTime') {
+    throw new HttpError(
+      400,
+      'InefficientFilter',
+      'The restriction or sort order is too complex for this operation.',
+    );
+  }
   const items = messagesOf(user, folder.id)
-    .filter((m) => fromFilter === null || m.from?.address.toLowerCase() === fromFilter)
+    .filter((m) => filter === null || filter.test(m))
     .sort(byReceived(direction))
     .map((m) => project(messageJson(m), select, MESSAGE_DEFAULT, true));
   return collection(s, res, url, items, 10);
 }
 
-/** `from/emailAddress/address eq 'x'`, the one $filter the fake implements; null when absent. */
-export function parseFromFilter(raw: string | null): string | null {
-  if (raw === null) return null;
-  const match = /^\s*from\/emailAddress\/address\s+eq\s+'((?:[^']|'')*)'\s*$/i.exec(raw);
-  if (!match) throw new HttpError(400, 'BadRequest', `The fake does not implement this $filter: ${raw}`);
-  return match[1]!.replace(/''/g, "'").toLowerCase();
+// The $filter clauses the fake implements (query-parameters, filter; OData ABNF): the sender's address
+// compared with `eq` (case-insensitive, as Exchange compares strings; '' escapes a quote), and
+// receivedDateTime compared with a DateTimeOffset literal (unquoted), joined with `and`.
+const FROM_CLAUSE = /\s*from\/emailAddress\/address\s+eq\s+'((?:[^']|'')*)'\s*/iy;
+const RECEIVED_CLAUSE =
+  /\s*receivedDateTime\s+(eq|ne|lt|le|gt|ge)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:\d{2}))\s*/iy;
+const AND = /and(?=\s)/iy;
+
+export interface MessageFilter {
+  /** The property of the first clause (for the $orderby rule). */
+  first: 'from' | 'receivedDateTime';
+  test(m: StoredMessage): boolean;
 }
+
+/** A `$filter` of the clauses above; null when absent; 400 for anything else. */
+export function parseMessageFilter(raw: string | null): MessageFilter | null {
+  if (raw === null) return null;
+  const refuse = () =>
+    new HttpError(400, 'BadRequest', `The fake does not implement this $filter: ${raw.slice(0, 200)}`);
+  const tests: Array<(m: StoredMessage) => boolean> = [];
+  let first: MessageFilter['first'] | null = null;
+  let at = 0;
+  for (;;) {
+    FROM_CLAUSE.lastIndex = at;
+    RECEIVED_CLAUSE.lastIndex = at;
+    const from = FROM_CLAUSE.exec(raw);
+    const received = from ? null : RECEIVED_CLAUSE.exec(raw);
+    if (from) {
+      const address = from[1]!.replace(/''/g, "'").toLowerCase();
+      tests.push((m) => m.from?.address.toLowerCase() === address);
+      first ??= 'from';
+      at = FROM_CLAUSE.lastIndex;
+    } else if (received) {
+      const bound = Date.parse(received[2]!);
+      if (!Number.isFinite(bound)) throw refuse();
+      const compare = COMPARE[received[1]!.toLowerCase() as keyof typeof COMPARE];
+      tests.push((m) => compare(Date.parse(m.receivedDateTime), bound));
+      first ??= 'receivedDateTime';
+      at = RECEIVED_CLAUSE.lastIndex;
+    } else throw refuse();
+    if (at === raw.length) break;
+    AND.lastIndex = at;
+    if (!AND.test(raw)) throw refuse();
+    at = AND.lastIndex;
+  }
+  return { first: first!, test: (m) => tests.every((t) => t(m)) };
+}
+
+const COMPARE = {
+  eq: (a: number, b: number) => a === b,
+  ne: (a: number, b: number) => a !== b,
+  lt: (a: number, b: number) => a < b,
+  le: (a: number, b: number) => a <= b,
+  gt: (a: number, b: number) => a > b,
+  ge: (a: number, b: number) => a >= b,
+};

@@ -71,7 +71,12 @@ export function ruledFolder(user: FakeUser, folder: StoredFolder, from: FakeAddr
     const senders = rule.conditions.fromAddresses ?? [];
     if (!senders.some((a) => a.emailAddress.address.toLowerCase() === from.address.toLowerCase())) continue;
     if (rule.actions.delete) target = folderOf(user, 'deleteditems');
-    else if (rule.actions.moveToFolder) target = folderOf(user, rule.actions.moveToFolder);
+    else if (rule.actions.moveToFolder) {
+      // A rule whose folder was deleted since is in error in Outlook: it files nothing.
+      const folder = user.folders.get(rule.actions.moveToFolder);
+      if (!folder) continue;
+      target = folder;
+    }
     if (rule.actions.stopProcessingRules) break;
   }
   return target;
@@ -222,6 +227,25 @@ export function mailbox(s: FakeState, user: FakeUser): FakeMailbox {
       user.tombstones.push({ id, folderId: m.folderId, seq: ++user.seq });
       m.folderId = target.id;
       m.createdSeq = m.updatedSeq = ++user.seq;
+    },
+    deleteFolder(folderId) {
+      const gone = new Set([folderOf(user, folderId).id]);
+      // Children first found through their parents: the folder and everything below it.
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const f of user.folders.values()) {
+          if (f.parentId && gone.has(f.parentId) && !gone.has(f.id)) {
+            gone.add(f.id);
+            grew = true;
+          }
+        }
+      }
+      for (const m of [...user.messages.values()]) {
+        if (!gone.has(m.folderId)) continue;
+        user.messages.delete(m.id);
+        user.tombstones.push({ id: m.id, folderId: m.folderId, seq: ++user.seq });
+      }
+      for (const id of gone) user.folders.delete(id);
     },
     deleteMessage(id) {
       const m = message(id);

@@ -125,6 +125,8 @@ export interface FakeMailbox {
   markRead(messageId: string): void;
   moveMessage(messageId: string, folderId: string): void;
   deleteMessage(messageId: string): void;
+  /** The folder, its children and the mail in them, gone for good (deleted, then emptied from the trash). */
+  deleteFolder(folderId: string): void;
   messagesIn(folderId: string): Array<{ id: string; subject: string; receivedDateTime: string }>;
   /** Sender address of each message of a folder (for assertions on moves). */
   sendersIn(folderId: string): string[];
