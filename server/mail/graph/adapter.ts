@@ -9,12 +9,20 @@ import {
 } from './actions.js';
 import { GraphClient, type GraphClientOptions, isGraphError } from './client.js';
 import { listAll } from './folders.js';
+import {
+  createFolder,
+  createFolderRule,
+  findSenderMessages,
+  moveMessages,
+  restoreMoved,
+} from './organise.js';
 import { type SyncOptions, sync } from './sync.js';
 
 // Outlook / Microsoft 365 mailboxes through Microsoft Graph v1.0 (docs/ARCHITECTURE.md, the mail port), put together from
 // client.ts (HTTP, tokens, retries), folders.ts (the folder tree), sync.ts (the scan and the daily check
-// through delta links), messages.ts (Graph messages as MessageHeaders) and actions.ts (send, trash, block
-// rules, raw messages for preview).
+// through delta links), messages.ts (Graph messages as MessageHeaders), actions.ts (send, trash, block
+// rules, raw messages for preview), organise.ts (the sender rules and the Screener: find, move, restore,
+// folders, filing rules) and batch.ts (their requests in JSON batches).
 
 export interface GraphProviderOptions extends GraphClientOptions {
   /** The mailbox's address (for messages; Graph itself works on /me). */
@@ -75,6 +83,11 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
     fetchMessage: (id) => fetchRaw(client, id),
     createBlockRule: (address) => createBlockRule(client, address),
     removeBlockRule: (ref) => removeBlockRule(client, ref),
+    findSenderMessages: (query) => findSenderMessages(ctx, query),
+    moveMessages: (messages, destination, onMoved) => moveMessages(ctx, messages, destination, onMoved),
+    restoreMoved: (messages, destination) => restoreMoved(ctx, messages, destination),
+    createFolder: (name) => createFolder(ctx, name),
+    createFolderRule: (address, path) => createFolderRule(ctx, address, path),
 
     async close() {
       // Stateless HTTP: nothing to hang up.
