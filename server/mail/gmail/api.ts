@@ -8,6 +8,7 @@ export const QUOTA_UNITS = {
   'history.list': 2,
   getProfile: 1,
   'labels.list': 1,
+  'labels.get': 1,
   'labels.create': 5,
   'messages.batchModify': 50,
   'settings.filters.create': 5,
@@ -55,6 +56,8 @@ export interface GmailLabel {
   name: string;
   /** `system` (INBOX, TRASH, CATEGORY_…) or `user`. */
   type?: string;
+  /** Messages under the label (labels.get answers it; labels.list may not). */
+  messagesTotal?: number;
 }
 
 /** Gmail's limit of ids per `messages.batchModify` request. */

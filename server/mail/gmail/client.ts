@@ -61,17 +61,33 @@ export class GmailClient {
     });
   }
 
+  /** `labels.get` (1 unit), with the label's message count; null when the label no longer exists. */
+  async getLabel(id: string): Promise<GmailLabel | null> {
+    try {
+      return await this.transport.call<GmailLabel>(
+        'labels.get',
+        `/gmail/v1/users/me/labels/${encodeURIComponent(id)}`,
+      );
+    } catch (err) {
+      if (err instanceof GmailApiError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** `labelIds`: only messages carrying every one of these labels (by id, where a search takes names). */
   async listMessages(params: {
     q: string;
+    labelIds?: readonly string[];
     pageToken?: string | null;
     maxResults?: number;
     includeSpamTrash?: boolean;
   }): Promise<MessageList> {
     const query = new URLSearchParams({
-      q: params.q,
       maxResults: String(params.maxResults ?? 500),
       includeSpamTrash: String(params.includeSpamTrash ?? false),
     });
+    if (params.q) query.set('q', params.q);
+    for (const id of params.labelIds ?? []) query.append('labelIds', id);
     if (params.pageToken) query.set('pageToken', params.pageToken);
     const res = await this.transport.call<{
       messages?: Array<{ id: string }>;
@@ -86,11 +102,14 @@ export class GmailClient {
   }
 
   /** Every id of a query, newest first, page by page (5 units per 500 ids). */
-  async listAllIds(q: string): Promise<string[]> {
+  async listAllIds(
+    q: string,
+    options: { labelIds?: readonly string[]; includeSpamTrash?: boolean } = {},
+  ): Promise<string[]> {
     const ids: string[] = [];
     let pageToken: string | null = null;
     do {
-      const page: MessageList = await this.listMessages({ q, pageToken });
+      const page: MessageList = await this.listMessages({ q, pageToken, ...options });
       ids.push(...page.ids);
       pageToken = page.nextPageToken;
     } while (pageToken);

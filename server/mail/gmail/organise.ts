@@ -14,6 +14,7 @@ import {
   type GmailFilterInput,
   type GmailLabel,
   type GmailMessage,
+  QUOTA_UNITS,
 } from './api.js';
 import type { GmailClient } from './client.js';
 import { searchAddress, senderQuery } from './scan.js';
@@ -147,6 +148,8 @@ interface Move {
   at(labels: readonly string[]): boolean;
   /** What restoreMoved takes off. */
   undo: string[];
+  /** The label the destination is (trash: TRASH), which restoreMoved may list instead of getting each message. */
+  label: string | null;
 }
 
 function moveFor(destination: Destination): Move {
@@ -158,6 +161,7 @@ function moveFor(destination: Destination): Move {
         remove: ['INBOX'],
         at: (labels) => labels.includes('TRASH'),
         undo: ['TRASH'],
+        label: 'TRASH',
       };
     case 'archive':
       return {
@@ -166,6 +170,7 @@ function moveFor(destination: Destination): Move {
         // Archived and not since trashed or reported: a message the user put away elsewhere stays there.
         at: (labels) => !labels.includes('INBOX') && !rejected(labels),
         undo: [],
+        label: null,
       };
     case 'folder': {
       const label = destination.path;
@@ -178,6 +183,7 @@ function moveFor(destination: Destination): Move {
         remove: ['INBOX'],
         at: (labels) => labels.includes(label) && !rejected(labels),
         undo: [label],
+        label,
       };
     }
     default:
@@ -203,6 +209,37 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
   function userLabel(label: GmailLabel): Folder {
     if (label.type === 'system') throw new Error(`"${label.name}" is one of Gmail's own labels`);
     return toFolder(label);
+  }
+
+  /**
+   * Which of `ids` are at the destination now. A label's (or the trash's) listing costs 5 units a page of
+   * 500 of everything under it, a get 5 units a message: the label's size (labels.get, 1 unit) says which
+   * is cheaper. The archive is no label: its messages are looked at one by one.
+   */
+  async function stillThere(move: Move, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    if (move.label) {
+      const label = await client.getLabel(move.label);
+      // The user deleted the label: nothing is under it any more.
+      if (!label) return new Set();
+      const pages = Math.max(1, Math.ceil((label.messagesTotal ?? Number.POSITIVE_INFINITY) / 500));
+      if (pages * QUOTA_UNITS['messages.list'] < ids.length * QUOTA_UNITS['messages.get']) {
+        // Spam and trash are listed only for the trash: a labelled message since trashed is not brought back.
+        const listed = await client.listAllIds('', {
+          labelIds: [move.label],
+          includeSpamTrash: move.label === 'TRASH',
+        });
+        const wanted = new Set(ids);
+        return new Set(listed.filter((id) => wanted.has(id)));
+      }
+    }
+    const now = await client.getMetadata(ids, ['From']);
+    return new Set(
+      ids.filter((id) => {
+        const message: GmailMessage | null | undefined = now.get(id);
+        return message ? move.at(message.labelIds ?? []) : false;
+      }),
+    );
   }
 
   return {
@@ -260,14 +297,13 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
     async restoreMoved(messages, destination): Promise<RestoreResult> {
       const move = moveFor(destination);
       const unique = [...new Map(messages.map((m) => [m.id, m])).values()];
-      // Where each message is now (5 units each): only what is still at the destination goes back; a message
-      // deleted for good, or taken elsewhere by the user since, is left alone.
-      const ids = unique.map((m) => m.id);
-      const now = ids.length > 0 ? await client.getMetadata(ids, ['From']) : new Map();
-      const present = unique.filter((m) => {
-        const message: GmailMessage | null | undefined = now.get(m.id);
-        return message ? move.at(message.labelIds ?? []) : false;
-      });
+      const there = await stillThere(
+        move,
+        unique.map((m) => m.id),
+      );
+      // Only what is still at the destination goes back: a message deleted for good, or taken elsewhere by
+      // the user since, is left alone.
+      const present = unique.filter((m) => there.has(m.id));
       await putBack(
         client,
         present.filter((m) => m.origin === 'INBOX').map((m) => m.id),

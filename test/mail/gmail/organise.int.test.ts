@@ -253,14 +253,47 @@ describe('moveMessages and restoreMoved', () => {
     });
 
     expect(restored).toEqual({ restored: 3, missing: 1 });
-    // Where each one is now (4 gets), then back to the inbox and back to the archive (one call each).
-    expect(undoSpent).toBe(4 * U['messages.get'] + 2 * U['messages.batchModify']);
+    // What is under the label (its size, then one listing page: cheaper than 4 gets), then back to the
+    // inbox and back to the archive (one call each).
+    expect(undoSpent).toBe(U['labels.get'] + U['messages.list'] + 2 * U['messages.batchModify']);
     expect(await box.labels(ids(inbox.slice(1)))).toEqual([
       ['INBOX', 'UNREAD'],
       ['INBOX', 'UNREAD'],
     ]);
     expect(await box.labels([archived!.id])).toEqual([['CATEGORY_PROMOTIONS']]);
     expect(await box.labels([inbox[0]!.id])).toEqual([['UNREAD']]);
+  });
+
+  it('looks at a single message rather than list a big label, and finds nothing under a deleted label', async () => {
+    const box = await newMailbox('biglabel');
+    const { path } = await box.provider.createFolder('Receipts');
+    box.insert('Shop <receipts@shop.example>', 501, [path]);
+    const [one, two] = box.insert('Store <orders@store.example>', 2);
+    const moved: MovedMessage[] = [];
+    await box.provider.moveMessages([found(one!), found(two!)], { kind: 'folder', path }, async (m) => {
+      moved.push(...m);
+    });
+
+    let restored: Awaited<ReturnType<GmailProvider['restoreMoved']>> | undefined;
+    const spent = await box.units(async () => {
+      restored = await box.provider.restoreMoved(moved.slice(0, 1), { kind: 'folder', path });
+    });
+    expect(restored).toEqual({ restored: 1, missing: 0 });
+    // Two pages of the 502 under the label would cost 10 units; one get costs 5.
+    expect(spent).toBe(U['labels.get'] + U['messages.get'] + U['messages.batchModify']);
+    expect(await box.labels([one!.id, two!.id])).toEqual([['INBOX', 'UNREAD'], [path, 'UNREAD'].sort()]);
+
+    // The user deleted the label: Gmail takes it off every message, and nothing is left to put back.
+    const token = await accessToken(box);
+    const deleted = await fetch(`${emu.baseUrl}/gmail/v1/users/me/labels/${path}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await box.provider.restoreMoved(moved.slice(1), { kind: 'folder', path })).toEqual({
+      restored: 0,
+      missing: 1,
+    });
   });
 
   it('archives only what is in the inbox and brings back what is still archived', async () => {
@@ -318,7 +351,13 @@ describe('moveMessages and restoreMoved', () => {
 
     // The user took one out of the trash already.
     await box.observer.batchModify([inbox[0]!.id], ['INBOX'], ['TRASH']);
-    expect(await box.provider.restoreMoved(moved, { kind: 'trash' })).toEqual({ restored: 2, missing: 1 });
+    let restored: Awaited<ReturnType<GmailProvider['restoreMoved']>> | undefined;
+    const spent = await box.units(async () => {
+      restored = await box.provider.restoreMoved(moved, { kind: 'trash' });
+    });
+    expect(restored).toEqual({ restored: 2, missing: 1 });
+    // The trash's listing; then to the inbox, and the archived one out of the trash only.
+    expect(spent).toBe(U['labels.get'] + U['messages.list'] + 2 * U['messages.batchModify']);
     expect(await box.labels(ids([...inbox, archived!]))).toEqual([
       ['INBOX', 'UNREAD'],
       ['INBOX', 'UNREAD'],
