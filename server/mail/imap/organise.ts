@@ -348,7 +348,7 @@ async function destinationPath(
         (e) => e.specialUse === '\\Archive' && (e.specialUseSource ?? 'extension') !== 'name',
       );
       if (flagged) return flagged.path;
-      const wanted = `${client.namespace?.prefix ?? ''}archive`;
+      const wanted = `${client.namespace?.prefix ?? ''}archive`.toLowerCase();
       const named = listing.find((e) => e.path.toLowerCase() === wanted);
       if (named) return named.path;
       if (!create) return null;

@@ -1,0 +1,423 @@
+import { ImapFlow } from 'imapflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImapProvider } from '#server/mail/imap/adapter.js';
+import type { FoundMessage, MailProvider, MovedMessage } from '#server/mail/provider.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
+import { startCourier } from '#test/helpers/courier.js';
+import { startCyrus } from '#test/helpers/cyrus.js';
+import { startDovecot } from '#test/helpers/dovecot.js';
+import { type ImapProxy, type ImapProxyOptions, startImapProxy } from '#test/helpers/imap-proxy.js';
+import { seedMailbox } from '#test/helpers/imap-seed.js';
+import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+
+// The sender rules' and the Screener's mail-port calls on IMAP (organise.ts): find a sender's mail by exact
+// address, scope and date; move it to a folder made by createFolder, the archive or the trash with the new
+// ids reported (COPYUID, else the Message-ID lookup); put it back. Against Dovecot as it is and without
+// MOVE and/or UIDPLUS (the capability-stripping proxy), Courier IMAP 5 and Cyrus IMAP 3.6 (INBOX. prefix).
+// One server of each for the file, one user per test.
+
+const { dovecot, courier, cyrus } = peersForThisFile({
+  dovecot: () => startDovecot(),
+  courier: () => startCourier(),
+  cyrus: () => startCyrus(),
+});
+
+interface Backend {
+  host: string;
+  port: number;
+  addUser(account: { user: string; password: string }): Promise<void>;
+}
+
+interface Profile {
+  name: string;
+  server: () => Backend;
+  proxy: Omit<ImapProxyOptions, 'upstream'> | null;
+  /** The server takes a special-use flag on CREATE (RFC 6154 CREATE-SPECIAL-USE). */
+  createSpecialUse?: boolean;
+}
+
+const PROFILES: Profile[] = [
+  { name: 'Dovecot', server: () => dovecot, proxy: null },
+  { name: 'Dovecot without MOVE', server: () => dovecot, proxy: { hide: ['MOVE'] } },
+  { name: 'Dovecot without UIDPLUS', server: () => dovecot, proxy: { hide: ['UIDPLUS'] } },
+  { name: 'Dovecot without MOVE and UIDPLUS', server: () => dovecot, proxy: { hide: ['MOVE', 'UIDPLUS'] } },
+  { name: 'Courier IMAP 5', server: () => courier, proxy: null },
+  { name: 'Cyrus IMAP 3.6', server: () => cyrus, proxy: null, createSpecialUse: true },
+];
+
+const NEWS = 'news@x.com';
+const DEALS = 'deals@shop.example';
+const FRIEND = 'Friend <friend@example.org>';
+
+const message = (from: string, subject: string, days: number) =>
+  rawMessage({ from, subject, date: daysAgo(days), listUnsubscribe: '<https://list.example/u>' });
+
+/** A second session on the real server, as the user's own mail client: reads subjects, flags, deletes. */
+async function mailClient(server: Backend, account: { user: string; password: string }) {
+  const client = new ImapFlow({
+    host: server.host,
+    port: server.port,
+    secure: false,
+    auth: { user: account.user, pass: account.password },
+    logger: false,
+    disableAutoIdle: true,
+  });
+  await client.connect();
+  async function uidsOf(path: string, subject: string): Promise<number[]> {
+    const uids = (await client.search({ subject }, { uid: true })) || [];
+    if (uids.length === 0) throw new Error(`No message "${subject}" in ${path}`);
+    return uids;
+  }
+  return {
+    /** Subjects of every selectable folder's messages, sorted, by path (empty folders left out). */
+    async subjects(): Promise<Record<string, string[]>> {
+      const out: Record<string, string[]> = {};
+      for (const box of await client.list()) {
+        if (box.flags.has('\\Noselect') || box.flags.has('\\NonExistent')) continue;
+        const lock = await client.getMailboxLock(box.path, { readOnly: true });
+        try {
+          if (!client.mailbox || client.mailbox.exists === 0) continue;
+          const found: string[] = [];
+          for await (const msg of client.fetch('1:*', { envelope: true }))
+            found.push(msg.envelope?.subject ?? '');
+          out[box.path] = found.sort();
+        } finally {
+          lock.release();
+        }
+      }
+      return out;
+    },
+    async flagDeleted(path: string, subject: string) {
+      const lock = await client.getMailboxLock(path);
+      try {
+        await client.messageFlagsAdd(await uidsOf(path, subject), ['\\Deleted'], { uid: true });
+      } finally {
+        lock.release();
+      }
+    },
+    async deletedSubjects(path: string): Promise<string[]> {
+      const lock = await client.getMailboxLock(path, { readOnly: true });
+      try {
+        const uids = (await client.search({ deleted: true }, { uid: true })) || [];
+        if (uids.length === 0) return [];
+        const out: string[] = [];
+        for await (const msg of client.fetch(uids, { envelope: true }, { uid: true })) {
+          out.push(msg.envelope?.subject ?? '');
+        }
+        return out.sort();
+      } finally {
+        lock.release();
+      }
+    },
+    async remove(path: string, subject: string) {
+      const lock = await client.getMailboxLock(path);
+      try {
+        await client.messageDelete(await uidsOf(path, subject), { uid: true });
+      } finally {
+        lock.release();
+      }
+    },
+    /** CREATE with a special-use flag (RFC 6154 CREATE-SPECIAL-USE), which ImapFlow has no call for. */
+    async createSpecial(path: string, use: string) {
+      type Exec = (cmd: string, attrs: unknown[]) => Promise<{ next(): void }>;
+      const exec = (client as unknown as { exec: Exec }).exec;
+      const response = await exec.call(client, 'CREATE', [
+        { type: 'ATOM', value: path },
+        [{ type: 'ATOM', value: 'USE' }, [{ type: 'ATOM', value: use }]],
+      ]);
+      // ImapFlow holds its command queue until the caller has read the answer.
+      response.next();
+    },
+    async deleteFolder(path: string) {
+      await client.mailboxDelete(path);
+    },
+    close: () => client.logout().catch(() => client.close()),
+  };
+}
+
+let serial = 0;
+
+describe.each(PROFILES)('$name', (profile) => {
+  let proxy: ImapProxy | null = null;
+  const opened: MailProvider[] = [];
+  const hides = (cap: 'MOVE' | 'UIDPLUS') => profile.proxy?.hide?.includes(cap) ?? false;
+
+  beforeAll(async () => {
+    const { host, port } = profile.server();
+    if (profile.proxy) proxy = await startImapProxy({ upstream: { host, port }, ...profile.proxy });
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((p) => p.close()));
+    await proxy?.close();
+  });
+
+  async function newUser(label: string) {
+    const account = { user: `${label}-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
+    const server = profile.server();
+    await server.addUser(account);
+    const seed = await seedMailbox(server, account);
+    const imap = createImapProvider({
+      host: '127.0.0.1',
+      port: proxy?.port ?? server.port,
+      secure: false,
+      user: account.user,
+      password: account.password,
+      timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
+      allowedHosts: new Set(['127.0.0.1']),
+    });
+    opened.push(imap);
+    const user = await mailClient(server, account);
+    return { seed, imap, user, inbox: seed.path(), close: () => Promise.all([seed.close(), user.close()]) };
+  }
+
+  /** Commands the proxy saw while `run` ran (none without a proxy). */
+  async function commandsOf<T>(run: () => Promise<T>): Promise<{ value: T; commands: string[] }> {
+    const start = proxy?.commands.length ?? 0;
+    const value = await run();
+    return { value, commands: proxy?.commands.slice(start) ?? [] };
+  }
+
+  const collector = () => {
+    const moved: MovedMessage[] = [];
+    return { moved, onMoved: async (m: MovedMessage[]) => void moved.push(...m) };
+  };
+
+  /** Every reported move: new id in `path`, origin the folder of the previous id, the previous ids those found. */
+  function expectMoves(moved: MovedMessage[], found: FoundMessage[], path: string) {
+    expect(moved.map((m) => m.previous).sort()).toEqual(found.map((f) => f.id).sort());
+    for (const m of moved) {
+      expect(m.id.startsWith(`${path}/`)).toBe(true);
+      expect(m.previous.startsWith(`${m.origin}/`)).toBe(true);
+      expect(found.find((f) => f.id === m.previous)?.folder).toBe(m.origin);
+    }
+    expect(new Set(moved.map((m) => m.id)).size).toBe(moved.length);
+  }
+
+  it('finds a sender’s mail by exact address, in the inbox or all scanned mail, before a date, newest first', async () => {
+    const { seed, imap, close, inbox } = await newUser('find');
+    const weekly = seed.path('Newsletters', 'Weekly');
+    const trash = seed.path('Trash');
+    const startedAt = Date.now();
+    try {
+      await seed.append(inbox, message(`News <${NEWS}>`, 'A', 5));
+      await seed.append(inbox, message(NEWS.toUpperCase(), 'Upper', 4));
+      await seed.append(inbox, message(`News <${NEWS}>`, 'B', 2));
+      await seed.append(inbox, message(`Evil <${NEWS}.evil>`, 'Look-alike', 1));
+      await seed.append(inbox, message(`"${NEWS}" <other@y.example>`, 'Display name', 1));
+      await seed.append(inbox, message(FRIEND, `About ${NEWS}`, 1));
+      // No Date header: dated by INTERNALDATE, the time of the APPEND.
+      await seed.append(
+        inbox,
+        `From: ${NEWS}\r\nSubject: Undated\r\nMessage-ID: <undated@x.com>\r\n\r\nx\r\n`,
+      );
+      await seed.append(weekly, message(`News <${NEWS}>`, 'C', 3));
+      await seed.append(trash, message(`News <${NEWS}>`, 'Trashed', 1));
+      const at = (days: number) => daysAgo(days).getTime();
+
+      const inInbox = await imap.findSenderMessages({ from: ` ${NEWS.toUpperCase()} `, scope: 'inbox' });
+      expect(inInbox.map((m) => m.folder)).toEqual([inbox, inbox, inbox, inbox]);
+      expect(inInbox[0]!.date).toBeGreaterThanOrEqual(startedAt - 5 * 60_000);
+      expect(inInbox.slice(1).map((m) => m.date)).toEqual([at(2), at(4), at(5)]);
+      for (const m of inInbox) expect(m.id).toMatch(new RegExp(`^${inbox}/\\d+/\\d+$`));
+
+      const { value: inMail, commands } = await commandsOf(() =>
+        imap.findSenderMessages({ from: NEWS, scope: 'mail' }),
+      );
+      expect(inMail.map((m) => [m.folder, m.date])).toEqual([
+        [inbox, inInbox[0]!.date],
+        [inbox, at(2)],
+        [weekly, at(3)],
+        [inbox, at(4)],
+        [inbox, at(5)],
+      ]);
+      expect(inMail.filter((m) => m.folder === inbox).map((m) => m.id)).toEqual(inInbox.map((m) => m.id));
+      if (proxy) {
+        // One SEARCH and one FETCH per folder holding mail (INBOX, Weekly); the empty ones are not searched.
+        expect(commands.filter((c) => c === 'UID SEARCH')).toHaveLength(2);
+        expect(commands.filter((c) => c === 'UID FETCH')).toHaveLength(2);
+      }
+
+      // `before` is exclusive, to the millisecond; the undated message is now, after it.
+      const findBefore = (ms: number) => imap.findSenderMessages({ from: NEWS, scope: 'mail', before: ms });
+      expect((await findBefore(at(3))).map((m) => m.date)).toEqual([at(4), at(5)]);
+      expect((await findBefore(at(3) + 1)).map((m) => [m.folder, m.date])).toEqual([
+        [weekly, at(3)],
+        [inbox, at(4)],
+        [inbox, at(5)],
+      ]);
+      const inboxBefore = await imap.findSenderMessages({ from: NEWS, scope: 'inbox', before: at(1) });
+      expect(inboxBefore.map((m) => m.date)).toEqual([at(2), at(4), at(5)]);
+      expect(await imap.findSenderMessages({ from: 'nobody@x.com', scope: 'mail' })).toEqual([]);
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
+  it('moves to a folder createFolder made, reports the new ids, and restoreMoved puts back what is still there', async () => {
+    const { seed, imap, user, close, inbox } = await newUser('folder');
+    const weekly = seed.path('Weekly');
+    try {
+      await seed.append(inbox, message(`Deals <${DEALS}>`, 'Deal 1', 3));
+      await seed.append(inbox, message(DEALS, 'Deal 2', 2));
+      await seed.append(inbox, message(FRIEND, 'Hi', 1));
+      await seed.append(inbox, message(FRIEND, 'Pending delete', 1));
+      await seed.append(weekly, message(DEALS, 'Deal 3', 4));
+      // The user's client flagged a message for deletion without expunging it: a move must not expunge it.
+      await user.flagDeleted(inbox, 'Pending delete');
+
+      const folder = await imap.createFolder('Receipts');
+      expect(folder).toEqual({
+        path: seed.path('Receipts'),
+        name: 'Receipts',
+        specialUse: null,
+        scanned: true,
+      });
+      expect(await imap.createFolder('Receipts')).toEqual(folder);
+      expect((await imap.createFolder('inbox')).path).toBe('INBOX');
+      expect((await imap.listFolders()).filter((f) => f.name === 'Receipts')).toHaveLength(1);
+      await expect(imap.createFolder('Bad\r\nname')).rejects.toThrow(/control/);
+      await expect(imap.createFolder('x'.repeat(201))).rejects.toThrow(/200/);
+
+      const found = await imap.findSenderMessages({ from: DEALS, scope: 'mail' });
+      expect(found).toHaveLength(3);
+      const destination = { kind: 'folder', path: folder.path } as const;
+      const { moved, onMoved } = collector();
+      const { value: result, commands } = await commandsOf(() =>
+        imap.moveMessages(found, destination, onMoved),
+      );
+      expect(result).toEqual({ moved: 3, calls: 2 });
+      expectMoves(moved, found, folder.path);
+      const now = await imap.findSenderMessages({ from: DEALS, scope: 'mail' });
+      expect(now.map((m) => m.id).sort()).toEqual(moved.map((m) => m.id).sort());
+      expect(await user.subjects()).toMatchObject({
+        [inbox]: ['Hi', 'Pending delete'],
+        [folder.path]: ['Deal 1', 'Deal 2', 'Deal 3'],
+      });
+      expect(await user.deletedSubjects(inbox)).toEqual(['Pending delete']);
+      if (hides('MOVE')) {
+        expect(commands).not.toContain('UID MOVE');
+        expect(commands).toContain('UID COPY');
+      }
+
+      // The old ids name nothing any more, and the new ones are already there: nothing moves.
+      expect(await imap.moveMessages(found, destination)).toEqual({ moved: 0, calls: 0 });
+      expect(await imap.moveMessages(now, destination)).toEqual({ moved: 0, calls: 0 });
+
+      await user.remove(folder.path, 'Deal 1');
+      expect(await imap.restoreMoved(moved, destination)).toEqual({ restored: 2, missing: 1 });
+      const after = await user.subjects();
+      expect(after[inbox]).toEqual(['Deal 2', 'Hi', 'Pending delete']);
+      expect(after[weekly]).toEqual(['Deal 3']);
+      expect(after[folder.path]).toBeUndefined();
+      expect(await user.deletedSubjects(inbox)).toEqual(['Pending delete']);
+      // Restored once: a second undo finds nothing where the ids point.
+      expect(await imap.restoreMoved(moved, destination)).toEqual({ restored: 0, missing: 3 });
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
+  it('archives to a folder named Archive, created when missing and found again after', async () => {
+    const { seed, imap, user, close, inbox } = await newUser('archive');
+    const archive = seed.path('Archive');
+    try {
+      await seed.append(inbox, message(`News <${NEWS}>`, 'Old 1', 9));
+      await seed.append(inbox, message(`News <${NEWS}>`, 'Old 2', 8));
+      await seed.append(inbox, message(`News <${NEWS}>`, 'Recent', 1));
+      // Nothing to put back from an archive that does not exist yet (and asking does not create one).
+      expect(await imap.restoreMoved([{ id: `${archive}/1/1`, origin: inbox }], { kind: 'archive' })).toEqual(
+        {
+          restored: 0,
+          missing: 1,
+        },
+      );
+
+      const old = await imap.findSenderMessages({ from: NEWS, scope: 'inbox', before: daysAgo(7).getTime() });
+      expect(old).toHaveLength(2);
+      const first = collector();
+      expect(await imap.moveMessages(old, { kind: 'archive' }, first.onMoved)).toEqual({
+        moved: 2,
+        calls: 1,
+      });
+      expectMoves(first.moved, old, archive);
+      const rest = await imap.findSenderMessages({ from: NEWS, scope: 'inbox' });
+      const second = collector();
+      expect(await imap.moveMessages(rest, { kind: 'archive' }, second.onMoved)).toEqual({
+        moved: 1,
+        calls: 1,
+      });
+      expectMoves(second.moved, rest, archive);
+      const folders = await imap.listFolders();
+      expect(folders.filter((f) => f.name.toLowerCase() === 'archive').map((f) => f.path)).toEqual([archive]);
+      expect((await user.subjects())[archive]).toEqual(['Old 1', 'Old 2', 'Recent']);
+
+      // The archive is scanned mail: a `mail` find sees the messages there, by the ids reported.
+      const inArchive = await imap.findSenderMessages({ from: NEWS, scope: 'mail' });
+      expect(inArchive.map((m) => m.id).sort()).toEqual(
+        [...first.moved, ...second.moved].map((m) => m.id).sort(),
+      );
+      // Ids outside the destination's folder are not the archive's to give back.
+      expect(await imap.restoreMoved(first.moved, { kind: 'trash' })).toEqual({ restored: 0, missing: 2 });
+      expect(await imap.restoreMoved(first.moved, { kind: 'archive' })).toEqual({ restored: 2, missing: 0 });
+      expect((await user.subjects())[inbox]).toEqual(['Old 1', 'Old 2']);
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
+  // Only Cyrus takes CREATE … (USE (\\Archive)) here; Dovecot's test config flags no archive (helpers/dovecot.ts).
+  it.runIf(profile.createSpecialUse)(
+    'archives to the folder the server flags \\Archive, over one named Archive',
+    async () => {
+      const { seed, imap, user, close, inbox } = await newUser('flagged');
+      const saved = seed.path('Saved');
+      try {
+        await seed.append(seed.path('Archive'), message(FRIEND, 'Kept by name', 5));
+        await user.createSpecial(saved, '\\Archive');
+        await seed.append(inbox, message(DEALS, 'Deal', 2));
+        expect((await imap.listFolders()).find((f) => f.path === saved)?.specialUse).toBe('\\Archive');
+        const found = await imap.findSenderMessages({ from: DEALS, scope: 'inbox' });
+        const { moved, onMoved } = collector();
+        expect(await imap.moveMessages(found, { kind: 'archive' }, onMoved)).toEqual({ moved: 1, calls: 1 });
+        expectMoves(moved, found, saved);
+        const subjects = await user.subjects();
+        expect(subjects[saved]).toEqual(['Deal']);
+        expect(subjects[seed.path('Archive')]).toEqual(['Kept by name']);
+        expect(await imap.restoreMoved(moved, { kind: 'archive' })).toEqual({ restored: 1, missing: 0 });
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  it('moves to the trash and back, to INBOX when the folder of origin is gone', async () => {
+    const { seed, imap, user, close, inbox } = await newUser('trash');
+    const promos = seed.path('Promos');
+    try {
+      await seed.append(inbox, message(DEALS, 'Deal 1', 2));
+      await seed.append(promos, message(DEALS, 'Deal 2', 3));
+      await seed.append(inbox, message(FRIEND, 'Hi', 1));
+      const found = await imap.findSenderMessages({ from: DEALS, scope: 'mail' });
+      const { moved, onMoved } = collector();
+      expect(await imap.moveMessages(found, { kind: 'trash' }, onMoved)).toEqual({ moved: 2, calls: 2 });
+      const trash = (await imap.listFolders()).find((f) => f.specialUse === '\\Trash')!;
+      expect(trash.path).toBe(seed.path('Trash'));
+      expectMoves(moved, found, trash.path);
+      expect((await user.subjects())[trash.path]).toEqual(['Deal 1', 'Deal 2']);
+      // The trash is not scanned: the sender's mail is out of sight.
+      expect(await imap.findSenderMessages({ from: DEALS, scope: 'mail' })).toEqual([]);
+
+      await user.deleteFolder(promos);
+      expect(await imap.restoreMoved(moved, { kind: 'trash' })).toEqual({ restored: 2, missing: 0 });
+      const after = await user.subjects();
+      expect(after[inbox]).toEqual(['Deal 1', 'Deal 2', 'Hi']);
+      expect(after[trash.path]).toBeUndefined();
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+});
