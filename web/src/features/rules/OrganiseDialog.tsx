@@ -14,7 +14,8 @@ import { SCREENS } from '#contract/routes.js';
 import { isStatus, messageOf, wasAlerted } from '../../lib/api-client';
 import { useMailboxFolders } from './api/mailbox-folders';
 import { bodyOf, formOf, NEW_FOLDER, type RuleField, type RuleForm } from './ruleForm';
-import { fileableFolders, ruleInWords } from './ruleWords';
+import { ruleInWords } from './ruleInWords';
+import { fileableFolders } from './ruleWords';
 import { type RuleTarget, senderOf, useRuleActions } from './useRuleActions';
 import './rules.css';
 

@@ -9,7 +9,7 @@ import { ErrorState } from '../../components/ErrorState';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useSenderRules } from './api/sender-rules';
-import { ruleInWords } from './ruleWords';
+import { ruleInWords } from './ruleInWords';
 import { type RuleTarget, senderOf, useRuleActions } from './useRuleActions';
 import './rules.css';
 

@@ -2,8 +2,15 @@
 // the subscription list's first load has a budget.
 import { lazy } from 'react';
 
-export { putScreener } from './api/screener';
-export { ruleInWords } from './ruleWords';
+export { ruleInWords } from './ruleInWords';
 export type { RuleTarget } from './useRuleActions';
 
 export const OrganiseDialog = lazy(() => import('./OrganiseDialog'));
+
+/**
+ * PUT /screener (api/screener.ts), loaded with its first use: the subscription list imports this entry too,
+ * and its first load has a budget.
+ */
+export async function putScreener(email: string, enabled: boolean) {
+  return (await import('./api/screener')).putScreener(email, enabled);
+}

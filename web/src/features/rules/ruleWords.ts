@@ -1,32 +1,10 @@
-// A sender's rule and what applying one did, in words: the row's line under the sender, the Rules
-// screen's, and the toasts. Pure, so that each wording is tested without a browser.
+// What saving, removing or undoing a rule did, in words (the toasts), and the folders a rule can file
+// into. Pure, so that each wording is tested without a browser. The rule itself in words: ruleInWords.ts.
 import { type MailboxFolder, type RuleApplied, SCREENER_FOLDER, type SenderRule } from '#contract/api.js';
+import { folderLabel } from './ruleInWords';
 
 function messages(count: number): string {
   return `${count} ${count === 1 ? 'message' : 'messages'}`;
-}
-
-/** The folder's name as the mailbox shows it: the answer's `folderName`, else the path's last part. */
-export function folderLabel(rule: Pick<SenderRule, 'folder' | 'folderName'>): string | null {
-  if (rule.folderName?.trim()) return rule.folderName.trim();
-  if (!rule.folder) return null;
-  // IMAP paths are separated by "/" or "."; Gmail label ids and Outlook paths by "/".
-  const parts = rule.folder.split('/');
-  return parts[parts.length - 1] || rule.folder;
-}
-
-/** "→ Newsletters · keeps 5 · removes after 30 days"; null for no rule or a rule that does nothing. */
-export function ruleInWords(rule: SenderRule | null | undefined): string | null {
-  if (!rule) return null;
-  const parts: string[] = [];
-  const folder = folderLabel(rule);
-  if (folder) parts.push(`→ ${folder}`);
-  if (rule.keepNewest !== null) parts.push(`keeps ${rule.keepNewest}`);
-  if (rule.expireAfterDays !== null) {
-    const days = `${rule.expireAfterDays} ${rule.expireAfterDays === 1 ? 'day' : 'days'}`;
-    parts.push(rule.expireAction === 'archive' ? `archives after ${days}` : `removes after ${days}`);
-  }
-  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** Joins "a", "a and b", "a, b and c". */
