@@ -140,6 +140,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
         </div>
         <Form.Check
           type="switch"
+          role="switch"
           id={screenerId}
           className="mt-2 mb-0 account-screener"
           label={

@@ -161,6 +161,7 @@ function OrganiseForm({
           <Form.Check
             id={ids.move}
             type="switch"
+            role="switch"
             label="Move to folder"
             checked={form.moveOn}
             onChange={(e) => set({ moveOn: e.target.checked })}
@@ -231,6 +232,7 @@ function OrganiseForm({
           <Form.Check
             id={ids.keep}
             type="switch"
+            role="switch"
             label="Keep only the newest"
             checked={form.keepOn}
             onChange={(e) => set({ keepOn: e.target.checked })}
@@ -260,6 +262,7 @@ function OrganiseForm({
           <Form.Check
             id={ids.expire}
             type="switch"
+            role="switch"
             label="Remove after a number of days"
             checked={form.expireOn}
             onChange={(e) => set({ expireOn: e.target.checked })}
