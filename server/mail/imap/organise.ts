@@ -20,6 +20,8 @@ import { uidsToRanges } from './uid-set.js';
 
 const DAY = 86_400_000;
 const MAX_FOLDER_NAME = 200;
+/** UID ranges per command line: a few KB. */
+const RANGES_PER_COMMAND = 500;
 // C0 controls, DEL and C1 controls: never part of a folder name a user typed.
 const CONTROL = /\p{Cc}/u;
 
@@ -77,11 +79,13 @@ export async function findSenderMessages(
       const hits = await client.search(criteria, { uid: true });
       if (!hits || hits.length === 0) continue;
       const items = { uid: true, envelope: true, internalDate: true } as const;
-      for await (const msg of client.fetch(hits, items, { uid: true })) {
-        if (!sentBy(msg, address)) continue;
-        const date = envelopeDate(msg);
-        if (before !== undefined && (date === null || date >= before)) continue;
-        found.push({ id: `${path}/${validity}/${msg.uid}`, folder: path, date, uid: msg.uid });
+      for (const set of uidSets(hits)) {
+        for await (const msg of client.fetch(set, items, { uid: true })) {
+          if (!sentBy(msg, address)) continue;
+          const date = envelopeDate(msg);
+          if (before !== undefined && (date === null || date >= before)) continue;
+          found.push({ id: `${path}/${validity}/${msg.uid}`, folder: path, date, uid: msg.uid });
+        }
       }
     } finally {
       lock.release();
@@ -141,8 +145,10 @@ export async function moveMessages(
       // Only the UIDs still there: a FETCH of the set answers for those alone.
       const picked: Picked[] = [];
       const items = { uid: true, envelope: withIds };
-      for await (const msg of client.fetch(uidSet([...group.uids]), items, { uid: true })) {
-        if (group.uids.has(msg.uid)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
+      for (const set of uidSets([...group.uids])) {
+        for await (const msg of client.fetch(set, items, { uid: true })) {
+          if (group.uids.has(msg.uid)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
+        }
       }
       return picked;
     });
@@ -179,73 +185,100 @@ export async function moveFromFolder(
   pick: (withMessageIds: boolean) => Promise<Picked[]>,
 ): Promise<TrashResult> {
   const uidplus = client.capabilities.has('UIDPLUS');
-  let pending: Untracked | null = null;
+  const unmapped: Picked[] = [];
+  let floor = 1;
+  let validity = '0';
   let untracked = 0;
   let moved = 0;
+  let calls = 0;
   const lock = await client.getMailboxLock(source);
   try {
     const picked = await pick(Boolean(onMoved) && !uidplus);
     if (picked.length === 0) return { moved: 0, calls: 0 };
-    const validity = client.mailbox === false ? '0' : client.mailbox.uidValidity.toString();
-    const uids = picked.map((p) => p.uid);
-    const floor = onMoved && !uidplus ? await uidNext(client, target) : 1;
-    const result = await moveSelected(client, uids, target);
-    if (!result) throw new Error(`Moving ${uids.length} messages from ${source} to ${target} failed`);
-    moved = uids.length;
-    if (onMoved && result.uidMap && result.uidMap.size > 0 && result.uidValidity !== undefined) {
-      const newValidity = result.uidValidity.toString();
-      untracked = uids.length - result.uidMap.size;
-      await onMoved(
-        [...result.uidMap].map(([from, to]) => ({
-          id: `${target}/${newValidity}/${to}`,
-          origin: source,
-          previous: `${source}/${validity}/${from}`,
-        })),
-      );
-    } else if (onMoved) {
-      pending = { origin: source, validity, picked, floor };
+    validity = client.mailbox === false ? '0' : client.mailbox.uidValidity.toString();
+    const byUid = new Map(picked.map((p) => [p.uid, p]));
+    if (onMoved && !uidplus) floor = await uidNext(client, target);
+    // One UID MOVE, or one per RANGES_PER_COMMAND ranges for mail scattered over a large folder.
+    for (const set of uidSets([...byUid.keys()])) {
+      const uids = uidsInSet(set);
+      const result = await moveSelected(client, uids, set, target);
+      if (!result) throw new Error(`Moving ${uids.length} messages from ${source} to ${target} failed`);
+      calls += 1;
+      moved += uids.length;
+      if (!onMoved) continue;
+      if (result.uidMap && result.uidMap.size > 0 && result.uidValidity !== undefined) {
+        const newValidity = result.uidValidity.toString();
+        untracked += uids.length - result.uidMap.size;
+        await onMoved(
+          [...result.uidMap].map(([from, to]) => ({
+            id: `${target}/${newValidity}/${to}`,
+            origin: source,
+            previous: `${source}/${validity}/${from}`,
+          })),
+        );
+      } else {
+        for (const uid of uids) unmapped.push(byUid.get(uid)!);
+      }
     }
   } finally {
     lock.release();
   }
   // Looked up once the source's lock is released (ImapFlow selects one folder at a time).
-  if (pending && onMoved) {
-    const found = await findMoved(client, target, pending);
-    untracked = pending.picked.length - found.length;
+  if (onMoved && unmapped.length > 0) {
+    const found = await findMoved(client, target, { origin: source, validity, picked: unmapped, floor });
+    untracked += unmapped.length - found.length;
     if (found.length > 0) await onMoved(found);
   }
-  return { moved, calls: 1, ...(untracked > 0 ? { untracked } : {}) };
+  return { moved, calls, ...(untracked > 0 ? { untracked } : {}) };
 }
 
 /**
- * UID MOVE of the selected folder's `uids`. Without MOVE, ImapFlow copies, stores \Deleted and expunges:
- * with UIDPLUS a UID EXPUNGE of just these UIDs, without it a plain EXPUNGE that would also remove every
- * other message of the folder flagged \Deleted (the user's pending deletions, another client's move in
- * progress). Those are unflagged around the move and flagged again after it.
+ * UID MOVE of the selected folder's `uids` (`set` names them). Without MOVE, ImapFlow copies, stores
+ * \Deleted and expunges: with UIDPLUS a UID EXPUNGE of just these UIDs, without it a plain EXPUNGE that
+ * would also remove every other message of the folder flagged \Deleted (the user's pending deletions,
+ * another client's move in progress). Those are unflagged around the move and flagged again after it.
  */
-async function moveSelected(client: ImapFlow, uids: number[], target: string) {
-  const set = uidSet(uids);
+async function moveSelected(client: ImapFlow, uids: number[], set: string, target: string) {
   if (client.capabilities.has('MOVE') || client.capabilities.has('UIDPLUS')) {
     return client.messageMove(set, target, { uid: true });
   }
   const mine = new Set(uids);
   const others = ((await client.search({ deleted: true }, { uid: true })) || []).filter((u) => !mine.has(u));
   if (others.length === 0) return client.messageMove(set, target, { uid: true });
-  const keep = uidSet(others);
-  if (!(await client.messageFlagsRemove(keep, ['\\Deleted'], { uid: true }))) {
-    throw new Error('Could not protect the folder’s other deleted messages from the move’s EXPUNGE');
+  const keep = uidSets(others);
+  for (const k of keep) {
+    if (!(await client.messageFlagsRemove(k, ['\\Deleted'], { uid: true }))) {
+      throw new Error('Could not keep the folder’s other deleted messages from the move’s EXPUNGE');
+    }
   }
   try {
     return await client.messageMove(set, target, { uid: true });
   } finally {
-    await client.messageFlagsAdd(keep, ['\\Deleted'], { uid: true });
+    for (const k of keep) await client.messageFlagsAdd(k, ['\\Deleted'], { uid: true });
   }
 }
 
-function uidSet(uids: number[]): string {
-  return uidsToRanges(uids)
-    .map((r) => (r.lo === r.hi ? `${r.lo}` : `${r.lo}:${r.hi}`))
-    .join(',');
+/** The UIDs of a set uidSets wrote. */
+function uidsInSet(set: string): number[] {
+  const out: number[] = [];
+  for (const part of set.split(',')) {
+    const [lo, hi = lo] = part.split(':').map(Number);
+    for (let uid = lo!; uid <= hi!; uid++) out.push(uid);
+  }
+  return out;
+}
+
+/**
+ * UID sets of at most RANGES_PER_COMMAND ranges each, ascending: a sender's mail scattered over a large
+ * folder would otherwise make one command line longer than servers accept (Dovecot: 64 KB).
+ */
+export function uidSets(uids: readonly number[]): string[] {
+  const ranges = uidsToRanges(uids).map((r) => (r.lo === r.hi ? `${r.lo}` : `${r.lo}:${r.hi}`));
+  const sets: string[] = [];
+  for (let i = 0; i < ranges.length; i += RANGES_PER_COMMAND) {
+    sets.push(ranges.slice(i, i + RANGES_PER_COMMAND).join(','));
+  }
+  return sets;
 }
 
 /** The destination's UIDNEXT from STATUS, or 1 when the server does not say (the lookup then reads all of it). */
@@ -285,10 +318,9 @@ async function findMoved(client: ImapFlow, path: string, group: Untracked): Prom
     const box = client.mailbox;
     if (!box || box.exists === 0) return [];
     const validity = box.uidValidity.toString();
-    const candidates = await client.search({ uid: `${group.floor}:*` }, { uid: true });
-    if (!candidates || candidates.length === 0) return [];
     const byId = new Map<string, number[]>();
-    for await (const msg of client.fetch(candidates, { uid: true, envelope: true }, { uid: true })) {
+    // A UID range, not a SEARCH result: the command line stays short however large the folder.
+    for await (const msg of client.fetch(`${group.floor}:*`, { uid: true, envelope: true }, { uid: true })) {
       // `n:*` names the highest UID even when it is below n.
       if (msg.uid < group.floor) continue;
       const id = messageIdOf(msg);
@@ -430,8 +462,12 @@ export async function restoreMessages(
       const wanted = new Set(uids);
       const result = await moveFromFolder(client, group.folder, target, undefined, async () => {
         if (client.mailbox === false || client.mailbox.uidValidity.toString() !== group.validity) return [];
-        const present = (await client.search({ uid: uidSet(uids) }, { uid: true })) || [];
-        return present.filter((uid) => wanted.has(uid)).map((uid) => ({ uid, messageId: null }));
+        const picked: Picked[] = [];
+        for (const set of uidSets(uids)) {
+          const present = (await client.search({ uid: set }, { uid: true })) || [];
+          for (const uid of present) if (wanted.has(uid)) picked.push({ uid, messageId: null });
+        }
+        return picked;
       });
       missing += wanted.size - result.moved;
       restored += result.moved;

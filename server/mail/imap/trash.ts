@@ -9,6 +9,7 @@ import {
   restoreMessages,
   senderAddress,
   sentBy,
+  uidSets,
 } from './organise.js';
 import { listMailboxes } from './scan.js';
 
@@ -35,8 +36,10 @@ export async function moveSenderToTrash(
       const found = await client.search({ from: address }, { uid: true });
       if (!found || found.length === 0) return [];
       const picked: Picked[] = [];
-      for await (const msg of client.fetch(found, { uid: true, envelope: true }, { uid: true })) {
-        if (sentBy(msg, address)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
+      for (const set of uidSets(found)) {
+        for await (const msg of client.fetch(set, { uid: true, envelope: true }, { uid: true })) {
+          if (sentBy(msg, address)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
+        }
       }
       return picked;
     });

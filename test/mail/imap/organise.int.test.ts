@@ -1,6 +1,7 @@
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider } from '#server/mail/imap/adapter.js';
+import { uidSets } from '#server/mail/imap/organise.js';
 import type { FoundMessage, MailProvider, MovedMessage } from '#server/mail/provider.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { startCourier } from '#test/helpers/courier.js';
@@ -419,5 +420,21 @@ describe.each(PROFILES)('$name', (profile) => {
       await close();
     }
     expect(proxy?.refused ?? []).toEqual([]);
+  });
+});
+
+describe('UID sets per command', () => {
+  it('cuts scattered UIDs into sets of at most 500 ranges, every UID once, ascending', () => {
+    const scattered = Array.from({ length: 1203 }, (_, i) => 3 * i + 1).reverse();
+    const sets = uidSets([...scattered, 2, 3]);
+    expect(sets.map((s) => s.split(',').length)).toEqual([500, 500, 202]);
+    expect(sets[0]!.startsWith('1:4,7,10,')).toBe(true);
+    const back = sets
+      .flatMap((s) => s.split(','))
+      .flatMap((r) => {
+        const [lo, hi = lo] = r.split(':').map(Number);
+        return Array.from({ length: hi! - lo! + 1 }, (_, i) => lo! + i);
+      });
+    expect(back).toEqual([...new Set([...scattered, 2, 3])].sort((a, b) => a - b));
   });
 });
