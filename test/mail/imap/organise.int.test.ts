@@ -323,6 +323,48 @@ describe.each(PROFILES)('$name', (profile) => {
     expect(proxy?.refused ?? []).toEqual([]);
   });
 
+  it('tracks each moved message to its new id (copies of one Message-ID in order), none without a Message-ID when no UIDPLUS', async () => {
+    const { imap, user, close, inbox } = await newUser('track');
+    const dated = (subject: string, days: number, id: string | null) =>
+      [
+        `From: ${DEALS}`,
+        `Subject: ${subject}`,
+        `Date: ${daysAgo(days).toUTCString()}`,
+        ...(id ? [`Message-ID: ${id}`] : []),
+        '',
+        'x',
+        '',
+      ].join('\r\n');
+    try {
+      // The same Message-ID twice (a list's copy and a forward), and one message without any.
+      await user.append(inbox, dated('Copy 1', 4, '<same@shop.example>'), daysAgo(4));
+      await user.append(inbox, dated('Other', 3, '<other@shop.example>'), daysAgo(3));
+      await user.append(inbox, dated('Copy 2', 2, '<same@shop.example>'), daysAgo(2));
+      await user.append(inbox, dated('No id', 1, null), daysAgo(1));
+      const folder = await imap.createFolder('Deals');
+      const found = await imap.findSenderMessages({ from: DEALS, scope: 'inbox' });
+      const subjectOf = async (id: string) =>
+        /^Subject: (.*)$/m.exec((await imap.fetchMessage(id))?.toString('latin1') ?? '')?.[1];
+      const before = new Map<string, string | undefined>();
+      for (const f of found) before.set(f.id, await subjectOf(f.id));
+      const { moved, onMoved } = collector();
+      const uidplus = !hides('UIDPLUS');
+      expect(await imap.moveMessages(found, { kind: 'folder', path: folder.path }, onMoved)).toEqual(
+        uidplus ? { moved: 4, calls: 1 } : { moved: 4, calls: 1, untracked: 1 },
+      );
+      expect(moved).toHaveLength(uidplus ? 4 : 3);
+      for (const m of moved) expect(await subjectOf(m.id)).toBe(before.get(m.previous));
+      expect(await imap.restoreMoved(moved, { kind: 'folder', path: folder.path })).toEqual({
+        restored: moved.length,
+        missing: 0,
+      });
+      expect((await user.subjects())[folder.path]).toEqual(uidplus ? undefined : ['No id']);
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
   it('archives to a folder named Archive, created when missing and found again after', async () => {
     const { seed, imap, user, close, inbox } = await newUser('archive');
     const archive = seed.path('Archive');
