@@ -67,7 +67,8 @@ export async function findSenderMessages(
     // each is written: two days past `before`'s UTC day holds every message dated before it (a +14:00
     // header is one day ahead), and the exact cut is made below on the date the scan would give it.
     const bound = new Date((Math.floor(before / DAY) + 2) * DAY);
-    criteria.or = [{ sentBefore: bound }, { before: bound }];
+    // Beyond what a Date holds, nothing is left to narrow: every message is before it.
+    if (Number.isFinite(bound.getTime())) criteria.or = [{ sentBefore: bound }, { before: bound }];
   }
   const found: Array<FoundMessage & { uid: number }> = [];
   for (const path of paths) {
@@ -469,7 +470,7 @@ export async function restoreMessages(
         }
         return picked;
       });
-      missing += wanted.size - result.moved;
+      missing += uids.length - result.moved;
       restored += result.moved;
     }
   }
@@ -486,6 +487,8 @@ export async function createFolder(client: ImapFlow, name: string): Promise<Fold
   if (wanted.length > MAX_FOLDER_NAME)
     throw new Error(`Folder names are at most ${MAX_FOLDER_NAME} characters`);
   if (CONTROL.test(wanted)) throw new Error('Folder names cannot contain control characters');
+  // LIST's wildcards: a folder named with them could not be listed by its own name.
+  if (/[*%]/.test(wanted)) throw new Error('Folder names cannot contain * or %');
   const prefixed = `${client.namespace?.prefix ?? ''}${wanted}`;
   const pick = (folders: Folder[]) =>
     wanted.toUpperCase() === 'INBOX'

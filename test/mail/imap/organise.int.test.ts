@@ -252,6 +252,8 @@ describe.each(PROFILES)('$name', (profile) => {
       const justAfter = await imap.findSenderMessages({ from: NEWS, scope: 'inbox', before: at(0.5) + 1 });
       expect(justAfter.map((m) => m.date)).toEqual([at(0.5), at(2), at(4), at(5)]);
       expect(await imap.findSenderMessages({ from: 'nobody@x.com', scope: 'mail' })).toEqual([]);
+      // A `before` past what a Date holds narrows nothing: everything is before it.
+      expect(await findBefore(Number.MAX_SAFE_INTEGER)).toEqual(inMail);
     } finally {
       await close();
     }
@@ -282,6 +284,8 @@ describe.each(PROFILES)('$name', (profile) => {
       expect((await imap.listFolders()).filter((f) => f.name === 'Receipts')).toHaveLength(1);
       await expect(imap.createFolder('Bad\r\nname')).rejects.toThrow(/control/);
       await expect(imap.createFolder('x'.repeat(201))).rejects.toThrow(/200/);
+      await expect(imap.createFolder('All * mail')).rejects.toThrow(/\*/);
+      await expect(imap.createFolder('  ')).rejects.toThrow(/name/);
 
       const found = await imap.findSenderMessages({ from: DEALS, scope: 'mail' });
       expect(found).toHaveLength(3);
