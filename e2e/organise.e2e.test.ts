@@ -125,6 +125,24 @@ describe('organising a sender in the browser', () => {
     await rule.getByText('→ Newsletters · keeps 2').waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'rules-375');
+    // Edit opens the dialog on the rule as it is; Escape closes it from the keyboard.
+    await rule.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByText('Now: → Newsletters · keeps 2').waitFor();
+    expect(await dialog.getByLabel('Messages to keep').inputValue()).toBe('2');
+    await dialog.getByRole('button', { name: 'Remove rule and put mail back' }).waitFor();
+    await screenshot(page, 'organise-edit-375');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // An edit's Undo puts the previous rule back.
+    await rule.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByLabel('Messages to keep').fill('1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await rule.getByText('→ Newsletters · keeps 1').waitFor();
+    await page.locator('.toast-region .app-toast').last().getByRole('button', { name: 'Undo' }).click();
+    await toast(page, /Restored the previous rule for Weekly Digest/).waitFor();
+    await rule.getByText('→ Newsletters · keeps 2').waitFor();
+    await expect.poll(() => count(yahoo, 'Newsletters')).toBe(2);
     await page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(page, 'rules-1280');
     await rule.getByRole('button', { name: 'Remove rule and put mail back' }).click();

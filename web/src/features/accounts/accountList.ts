@@ -52,7 +52,7 @@ export const SCREENER_HINT =
 
 /** The note after the Screener was switched (`restored`: messages that went back to the inbox). */
 export function screenerText(email: string, enabled: boolean, restored: number): string {
-  if (enabled) return `Screener on for ${email}: new senders' mail waits in the Screener folder`;
+  if (enabled) return `Screener on for ${email}`;
   if (restored <= 0) return `Screener off for ${email}`;
   return `Screener off for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
 }

@@ -43,8 +43,8 @@ export default function Rules() {
     <section className="rules">
       <PageHeader title="Rules" />
       <p className="text-muted">
-        What happens to each sender's mail as it arrives. Add a rule with Organise… on a sender in{' '}
-        <Link to={SCREENS.subscriptions}>your subscriptions</Link>.
+        What happens to each sender's mail as it arrives. Add a rule with Organise… (the folder button) on a
+        sender in <Link to={SCREENS.subscriptions}>your subscriptions</Link>.
       </p>
       {rules.isError && !rows && (
         <ErrorState message="Failed to fetch the rules..." onRetry={() => void rules.refetch()} />

@@ -46,8 +46,31 @@ export function RowActions({
         </Button>
       )}
       {onOrganise && (
-        <Button size="sm" variant="outline-primary" disabled={busy} onClick={onOrganise}>
-          Organise…<span className="visually-hidden"> {item.address}</span>
+        // On a desktop row, where the sender's name shares the line with the buttons, a folder icon (its
+        // name and tooltip say Organise…); on narrower screens the buttons wrap and it says so.
+        <Button
+          size="sm"
+          variant="outline-primary"
+          className="row-organise"
+          disabled={busy}
+          onClick={onOrganise}
+          title="Organise…"
+          aria-label={`Organise… ${item.address}`}
+        >
+          <svg
+            className="d-none d-lg-inline align-text-bottom"
+            width="16"
+            height="16"
+            viewBox="0 0 16 16"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.4"
+            strokeLinejoin="round"
+            aria-hidden="true"
+          >
+            <path d="M1.75 3.25h4.5l1.5 1.5h6.5v8.5H1.75z" />
+          </svg>
+          <span className="d-lg-none">Organise…</span>
         </Button>
       )}
     </div>

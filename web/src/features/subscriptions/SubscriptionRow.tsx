@@ -124,12 +124,6 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
               {name}
             </div>
             {item.via && <div className="text-muted small text-break subscription-via">via {item.via}</div>}
-            {rule && (
-              <div className="small text-primary text-break subscription-rule">
-                <span className="visually-hidden">Rule: </span>
-                {rule}
-              </div>
-            )}
           </div>
           <div className="subscription-address min-w-0">
             <div className="text-muted small text-break">{item.address}</div>
@@ -139,13 +133,24 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
           </div>
           <div className="small subscription-count">{messageCountLabel(item.messageCount)}</div>
           <div className="small text-muted subscription-cost">{cost}</div>
-          {receipt && (
-            <div className="text-muted small subscription-receipt">
-              {receipt}
-              {item.stillSending && (
-                <Badge bg="warning" text="dark" className="ms-2">
-                  Still sending
-                </Badge>
+          {(receipt || rule) && (
+            // The line under the sender, across the row on a desktop: how it was unsubscribed, its rule.
+            <div className="small subscription-receipt">
+              {receipt && (
+                <div className="text-muted">
+                  {receipt}
+                  {item.stillSending && (
+                    <Badge bg="warning" text="dark" className="ms-2">
+                      Still sending
+                    </Badge>
+                  )}
+                </div>
+              )}
+              {rule && (
+                <div className="text-primary text-break subscription-rule">
+                  <span className="visually-hidden">Rule: </span>
+                  {rule}
+                </div>
               )}
             </div>
           )}
