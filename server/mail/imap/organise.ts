@@ -358,8 +358,9 @@ async function listSelectable(client: ImapFlow): Promise<ListResponse[]> {
 
 /**
  * The folder a destination names: the path itself; the trash (\Trash, else created as `Trash` in the
- * personal namespace); the archive (flagged \Archive by the server, else the folder named Archive at the
- * top of the personal namespace, else created there). `create` false: null instead of creating.
+ * personal namespace); the archive (flagged \Archive by the server, else the folder named Archive, or
+ * named as clients name the archive, at the top of the personal namespace, else `Archive` created there).
+ * `create` false: null instead of creating.
  */
 async function destinationPath(
   client: ImapFlow,
@@ -376,13 +377,17 @@ async function destinationPath(
       return create ? (await createTrash(client)).path : null;
     }
     case 'archive': {
-      // Not ImapFlow's guess by name: that would take any nested `Archives` for the archive.
+      // ImapFlow also guesses \Archive from names: only the server's flag counts anywhere in the tree.
       const flagged = listing.find(
         (e) => e.specialUse === '\\Archive' && (e.specialUseSource ?? 'extension') !== 'name',
       );
       if (flagged) return flagged.path;
-      const wanted = `${client.namespace?.prefix ?? ''}archive`.toLowerCase();
-      const named = listing.find((e) => e.path.toLowerCase() === wanted);
+      // Then by name at the top of the personal namespace: Archive, else a name mail clients give the
+      // archive (Thunderbird's Archives, a localised Archiv…), never a nested folder of the user's.
+      const prefix = client.namespace?.prefix ?? '';
+      const top = listing.filter((e) => e.path === `${prefix}${e.name}`);
+      const named =
+        top.find((e) => e.name.toLowerCase() === 'archive') ?? top.find((e) => e.specialUse === '\\Archive');
       if (named) return named.path;
       if (!create) return null;
       const created = await client.mailboxCreate(['Archive']);

@@ -418,6 +418,28 @@ describe.each(PROFILES)('$name', (profile) => {
     expect(proxy?.refused ?? []).toEqual([]);
   });
 
+  it('archives to a top-level Archives (as Thunderbird names it), never to a nested Archive', async () => {
+    const { seed, imap, user, close, inbox } = await newUser('archives');
+    const archives = seed.path('Archives');
+    const nested = seed.path('Projects', 'Archive');
+    try {
+      await seed.append(nested, message(FRIEND, 'Project notes', 6));
+      await seed.append(archives, message(FRIEND, 'Archived before', 6));
+      await seed.append(inbox, message(DEALS, 'Deal', 2));
+      const found = await imap.findSenderMessages({ from: DEALS, scope: 'inbox' });
+      const { moved, onMoved } = collector();
+      expect(await imap.moveMessages(found, { kind: 'archive' }, onMoved)).toEqual({ moved: 1, calls: 1 });
+      expectMoves(moved, found, archives);
+      const subjects = await user.subjects();
+      expect(subjects[archives]).toEqual(['Archived before', 'Deal']);
+      expect(subjects[nested]).toEqual(['Project notes']);
+      expect((await imap.listFolders()).some((f) => f.path === seed.path('Archive'))).toBe(false);
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
   // Only Cyrus takes CREATE … (USE (\\Archive)) here; Dovecot's test config flags no archive (helpers/dovecot.ts).
   it.runIf(profile.createSpecialUse)(
     'archives to the folder the server flags \\Archive, over one named Archive',
