@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { RULE_MESSAGES } from '#contract/api.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import {
   addYahooMailbox,
@@ -203,5 +204,31 @@ describe('organising a sender in the browser', () => {
     await toast(page, `Screener off for ${yahoo}`).waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'accounts-screener-375');
+  });
+
+  it('explains a 402 in the dialog, with the way to the plans', async () => {
+    const { page } = await userWithMailbox([weekly('Issue 1', 2)], 'weekly@news.example');
+    // Billing is off in this product, so rules are free: the answer of a free trial with billing on
+    // (server/features/organise/service.ts) is given here by the test, to show what the dialog does with it.
+    await page.route('**/sender-rules/*', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 402,
+            contentType: 'application/json',
+            body: JSON.stringify({ message: RULE_MESSAGES.premium }),
+          })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Organise… weekly@news.example' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Organise Weekly Digest' });
+    await dialog.getByLabel('Keep only the newest').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // The form stays as filled: the user reads why, and may go to the plans.
+    await dialog.getByRole('alert').getByText(RULE_MESSAGES.premium).waitFor();
+    expect(await dialog.getByLabel('Messages to keep').inputValue()).toBe('5');
+    await screenshot(page, 'organise-premium-1280');
+    await dialog.getByRole('link', { name: 'See the plans' }).click();
+    await page.waitForURL('**/pricing');
+    await dialog.waitFor({ state: 'detached' });
   });
 });

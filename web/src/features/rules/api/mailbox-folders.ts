@@ -13,6 +13,8 @@ export function useMailboxFolders(email: string) {
   return useQuery({
     queryKey: ruleKeys.folders(email),
     queryFn: async () => (await getMailboxFolders(email)).data,
-    meta: { errorMessage: 'Failed to fetch the mailbox folders...' },
+    // A mailbox that needs signing in again does not take the user away from the open dialog: the
+    // picker says it could not list the folders, and Save answers with the server's reason.
+    meta: { errorMessage: 'Failed to fetch the mailbox folders...', reauthDialog: true },
   });
 }
