@@ -220,7 +220,8 @@ function OrganiseForm({
                     placeholder="Newsletters"
                     isInvalid={invalid('folder')}
                     aria-describedby={describedBy('folder')}
-                    onChange={(e) => set({ newFolder: e.target.value })}
+                    // Pinned to "New folder…": the folders arriving later do not switch the picker away.
+                    onChange={(e) => set({ newFolder: e.target.value, folder: NEW_FOLDER })}
                   />
                 </>
               )}
