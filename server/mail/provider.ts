@@ -143,9 +143,15 @@ export interface MailProvider {
   ): Promise<TrashResult>;
   /**
    * Puts back messages moveMessages sent to `destination`: only those still there move (to their origin;
-   * to the inbox when the origin is gone); the others are counted `missing`.
+   * to the inbox when the origin is gone); the others are counted `missing`. `onRestored` hears, group by
+   * group, of the messages whose id the move back changed (IMAP): `id` the new one, `origin` the folder
+   * it went back to, `previous` the id it had at the destination.
    */
-  restoreMoved(messages: TrashedMessage[], destination: Destination): Promise<RestoreResult>;
+  restoreMoved(
+    messages: TrashedMessage[],
+    destination: Destination,
+    onRestored?: (moved: MovedMessage[]) => Promise<void>,
+  ): Promise<RestoreResult>;
   /** The folder (Gmail: label) of this name, created when the mailbox has none. */
   createFolder(name: string): Promise<Folder>;
   /**
@@ -196,7 +202,10 @@ export interface TrashedMessage {
   origin: string;
 }
 
-/** A message of a sender where findSenderMessages found it: provider id, folder path, date (epoch ms). */
+/**
+ * A message of a sender where findSenderMessages found it: provider id, the adapter's folder reference (IMAP
+ * the folder path, Gmail `INBOX` or '', Graph the folder id), date (epoch ms).
+ */
 export interface FoundMessage {
   id: string;
   folder: string;

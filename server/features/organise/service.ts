@@ -80,8 +80,12 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     (destination: Destination, moved: Parameters<typeof repo.recordMoves>[3]) =>
       repo.recordMoves({ id: sender.mailboxId, senderId: sender.id }, cause, destination, moved, now());
 
-  /** Puts back what was recorded under `cause` for the sender, destination by destination. */
-  async function restoreMoves(provider: MailProvider, moves: RecordedMove[]): Promise<number> {
+  /** Puts back recorded moves of a mailbox, destination by destination. */
+  async function restoreMoves(
+    provider: MailProvider,
+    mailboxId: string,
+    moves: RecordedMove[],
+  ): Promise<number> {
     const byDestination = new Map<string, RecordedMove[]>();
     for (const m of moves) {
       const key = JSON.stringify(m.destination);
@@ -92,6 +96,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       const result = await provider.restoreMoved(
         group.map(({ id, origin }) => ({ id, origin })),
         group[0]!.destination,
+        (moved) => repo.followRestored(mailboxId, moved),
       );
       restored += result.restored;
     }
@@ -126,7 +131,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       rule.providerRef || moves.length > 0
         ? await withMailbox(sender.mailboxId, async (provider) => {
             if (rule.providerRef) await provider.removeBlockRule(rule.providerRef);
-            return moves.length > 0 ? restoreMoves(provider, moves) : 0;
+            return moves.length > 0 ? restoreMoves(provider, sender.mailboxId, moves) : 0;
           })
         : 0;
     await repo.deleteRule(sender.id);
@@ -216,7 +221,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       if (senders.length > 0) {
         await withMailbox(mailbox.id, async (provider) => {
           for (const senderId of senders) {
-            restored += await restoreMoves(provider, await repo.movesOf(senderId, 'screener'));
+            restored += await restoreMoves(provider, mailbox.id, await repo.movesOf(senderId, 'screener'));
             await repo.forgetMoves(senderId, 'screener');
           }
         });
@@ -231,7 +236,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       const moves = await repo.movesOf(sender.id, 'screener');
       const restored =
         moves.length > 0
-          ? await withMailbox(sender.mailboxId, (provider) => restoreMoves(provider, moves))
+          ? await withMailbox(sender.mailboxId, (provider) => restoreMoves(provider, sender.mailboxId, moves))
           : 0;
       await repo.forgetMoves(sender.id, 'screener');
       await repo.clearScreened([sender.id]);

@@ -134,10 +134,10 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
       }
     },
 
-    async restoreMoved(messages, destination) {
+    async restoreMoved(messages, destination, onRestored) {
       const client = await connected();
       try {
-        return await restoreMoved(client, messages, destination);
+        return await restoreMoved(client, messages, destination, onRestored);
       } catch (err) {
         throw toMailError(err, options, 'session', client);
       }

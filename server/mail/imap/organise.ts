@@ -141,21 +141,33 @@ export async function moveMessages(
   }
   const total: TrashResult = { moved: 0, calls: 0 };
   for (const group of groups.values()) {
-    const result = await moveFromFolder(client, group.folder, target, onMoved, async (withIds) => {
-      if (client.mailbox === false || client.mailbox.uidValidity.toString() !== group.validity) return [];
-      // Only the UIDs still there: a FETCH of the set answers for those alone.
-      const picked: Picked[] = [];
-      const items = { uid: true, envelope: withIds };
-      for (const set of uidSets([...group.uids])) {
-        for await (const msg of client.fetch(set, items, { uid: true })) {
-          if (group.uids.has(msg.uid)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
-        }
-      }
-      return picked;
-    });
+    const result = await moveFromFolder(client, group.folder, target, onMoved, (withIds) =>
+      pickPresent(client, group.validity, group.uids, withIds),
+    );
     addResult(total, result);
   }
   return total;
+}
+
+/**
+ * Of `uids` in the selected folder, those still there (a FETCH of the set answers for those alone), with
+ * their Message-IDs when asked; none when the folder's UIDVALIDITY is no longer `validity`.
+ */
+async function pickPresent(
+  client: ImapFlow,
+  validity: string,
+  uids: ReadonlySet<number>,
+  withIds: boolean,
+): Promise<Picked[]> {
+  if (client.mailbox === false || client.mailbox.uidValidity.toString() !== validity) return [];
+  const picked: Picked[] = [];
+  const items = { uid: true, envelope: withIds };
+  for (const set of uidSets([...uids])) {
+    for await (const msg of client.fetch(set, items, { uid: true })) {
+      if (uids.has(msg.uid)) picked.push({ uid: msg.uid, messageId: messageIdOf(msg) });
+    }
+  }
+  return picked;
 }
 
 export function addResult(total: TrashResult, add: TrashResult): void {
@@ -415,10 +427,11 @@ export async function restoreMoved(
   client: ImapFlow,
   messages: TrashedMessage[],
   destination: Destination,
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<RestoreResult> {
   const path = await destinationPath(client, await listSelectable(client), destination, false);
   if (!path) return { restored: 0, missing: messages.length };
-  return restoreMessages(client, messages, path);
+  return restoreMessages(client, messages, path, onRestored);
 }
 
 /**
@@ -430,6 +443,7 @@ export async function restoreMessages(
   client: ImapFlow,
   messages: TrashedMessage[],
   only?: string,
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<RestoreResult> {
   // By folder and UIDVALIDITY, then by folder of origin: one UID MOVE per origin.
   const groups = new Map<string, { folder: string; validity: string; byOrigin: Map<string, number[]> }>();
@@ -465,16 +479,9 @@ export async function restoreMessages(
         missing += uids.length;
         continue;
       }
-      const wanted = new Set(uids);
-      const result = await moveFromFolder(client, group.folder, target, undefined, async () => {
-        if (client.mailbox === false || client.mailbox.uidValidity.toString() !== group.validity) return [];
-        const picked: Picked[] = [];
-        for (const set of uidSets(uids)) {
-          const present = (await client.search({ uid: set }, { uid: true })) || [];
-          for (const uid of present) if (wanted.has(uid)) picked.push({ uid, messageId: null });
-        }
-        return picked;
-      });
+      const result = await moveFromFolder(client, group.folder, target, onRestored, (withIds) =>
+        pickPresent(client, group.validity, new Set(uids), withIds),
+      );
       missing += uids.length - result.moved;
       restored += result.moved;
     }
