@@ -31,6 +31,8 @@ const NO_BODY = [
   'POST /auth/logout',
   'POST /auth/email-verification',
   'DELETE /delete-account',
+  // Ends a sender's rule; what else to do is the query's (`?restore=true`).
+  'DELETE /sender-rules/:subscriptionId',
   'POST /stripe/webhook',
 ];
 /** Answers that are not JSON: a preview is sanitized HTML, the rest are browser navigations that redirect. */
