@@ -1,16 +1,9 @@
-// What the other features use of the rules; the rest stays inside. The dialog is loaded on first use:
-// the subscription list's first load has a budget.
-import { lazy } from 'react';
-
+// What the other features use of the rules; the rest stays inside. The subscription list imports this
+// entry only when it needs it (a row with a rule, the first Organise…): its first load has a budget.
+export { putScreener } from './api/screener';
+export { RuleLine } from './RuleLine';
 export { ruleInWords } from './ruleInWords';
 export type { RuleTarget } from './useRuleActions';
 
-export const OrganiseDialog = lazy(() => import('./OrganiseDialog'));
-
-/**
- * PUT /screener (api/screener.ts), loaded with its first use: the subscription list imports this entry too,
- * and its first load has a budget.
- */
-export async function putScreener(email: string, enabled: boolean) {
-  return (await import('./api/screener')).putScreener(email, enabled);
-}
+/** The Organise dialog's module (its default export), loaded with its first opening. */
+export const loadOrganiseDialog = () => import('./OrganiseDialog');

@@ -18,7 +18,7 @@ import { useToasts } from '../../components/Toasts';
 import { isStatus, messageOf, redirectUrlOf, wasAlerted } from '../../lib/api-client';
 import { usePublicConfig } from '../../lib/public-config';
 import { useEmailAccounts } from '../accounts';
-import { OrganiseDialog, type RuleTarget } from '../rules';
+import type { RuleTarget } from '../rules';
 import { useLiveScan } from './api/live-scan';
 import { useSubscriptionList } from './api/subscription-list';
 import type { CategoryView } from './categories';
@@ -46,6 +46,8 @@ import { useSubscriptionActions } from './useSubscriptionActions';
 // The bar and the summary of bulk actions come with the first selection (the list's first load has a budget).
 const BulkBar = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkBar })));
 const BulkProgress = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkProgress })));
+// The Organise dialog comes with its first opening.
+const OrganiseDialog = lazy(() => import('../rules').then((m) => m.loadOrganiseDialog()));
 
 /** The search is sent to the server once typing pauses this long (the rows on screen filter at once). */
 const SEARCH_DEBOUNCE_MS = 300;

@@ -3,7 +3,6 @@ import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Subscription, UnsubscribeMethod } from '#contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
-import { ruleInWords } from '../rules';
 import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
 interface SubscriptionRowProps {
@@ -29,6 +28,8 @@ interface SubscriptionRowProps {
 // The messages behind the caret (and their preview) come with the first expand: the list's first load
 // has a budget.
 const SubscriptionMessages = lazy(() => import('./SubscriptionMessages'));
+// A rule's line comes with the first row that has one (the rules' words are not in the first load).
+const RuleLine = lazy(() => import('../rules').then((m) => ({ default: m.RuleLine })));
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
@@ -80,7 +81,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
   const name = senderName(item);
   const cost = costLabel(item);
   const receipt = unsubscribedLabel(item);
-  const rule = ruleInWords(item.rule);
+  const rule = item.rule ?? null;
 
   function toggle() {
     setExpanded((open) => !open);
@@ -147,10 +148,9 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
                 </div>
               )}
               {rule && (
-                <div className="text-primary text-break subscription-rule">
-                  <span className="visually-hidden">Rule: </span>
-                  {rule}
-                </div>
+                <Suspense fallback={null}>
+                  <RuleLine rule={rule} />
+                </Suspense>
               )}
             </div>
           )}
