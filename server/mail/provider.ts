@@ -110,6 +110,8 @@ export interface MailProvider {
     from: string;
     messages: TrashedMessage[];
     ruleSince?: number;
+    /** As restoreMoved's: the messages whose id the move back changed (IMAP). */
+    onRestored?: (moved: MovedMessage[]) => Promise<void>;
   }): Promise<RestoreResult>;
   /**
    * A provider-side rule sending the sender's future mail to the trash; null when the provider has none

@@ -4,7 +4,7 @@ import type { Database, Db } from '#server/db/index.js';
 import { preparedQueries } from '#server/db/prepared.js';
 import type { MailboxesTable, MailboxProvider } from '#server/db/schema.js';
 import type { MailboxCredentials, MailServer } from '#server/mail/index.js';
-import type { SyncState } from '#server/mail/provider.js';
+import type { MovedMessage, SyncState } from '#server/mail/provider.js';
 import type { AppPasswordMailbox, Mailbox, MailboxStatus } from './mailbox.js';
 
 // SQL of mailboxes, and the three things about a mailbox other features need too, written once here:
@@ -102,6 +102,32 @@ export async function deleteMailboxContents(
   await trx.deleteFrom('scanned_messages').where('mailbox_id', 'in', ids).execute();
   await trx.deleteFrom('senders').where('mailbox_id', 'in', ids).execute();
   if (!options.keepMailboxes) await trx.deleteFrom('mailboxes').where('id', 'in', ids).execute();
+}
+
+/**
+ * The product's references of moved messages re-pointed to their new ids, and the new ids counted as
+ * scanned, so a check finding a message in its new folder does not count it twice. Only IMAP ids change
+ * with the folder (`<folder>/<uidvalidity>/<uid>`, which names the new folder); others need nothing.
+ */
+export async function followMoves(trx: Db, mailboxId: string, moved: readonly MovedMessage[]): Promise<void> {
+  const renamed = moved.filter((m) => m.id !== m.previous);
+  for (let i = 0; i < renamed.length; i += 200) {
+    const chunk = renamed.slice(i, i + 200);
+    for (const m of chunk) {
+      const folder = /^(.+)\/\d+\/\d+$/.exec(m.id)?.[1];
+      await trx
+        .updateTable('messages')
+        .set({ provider_id: m.id, ...(folder ? { folder } : {}) })
+        .where('mailbox_id', '=', mailboxId)
+        .where('provider_id', '=', m.previous)
+        .execute();
+    }
+    await trx
+      .insertInto('scanned_messages')
+      .values(chunk.map((m) => ({ mailbox_id: mailboxId, provider_id: m.id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 }
 
 /**
@@ -281,6 +307,12 @@ export function createMailboxesRepository(db: Db) {
      * check, an unsubscribe asked to), so that undoing the block moves every one of them back. A message
      * recorded twice keeps its first origin.
      */
+    /** Messages moved back by an undo (of a block, a rule, the Screener): see followMoves. */
+    async followMoved(mailboxId: string, moved: readonly MovedMessage[]): Promise<void> {
+      if (moved.length === 0) return;
+      await db.transaction().execute((trx) => followMoves(trx, mailboxId, moved));
+    },
+
     async recordTrashed(
       mailboxId: string,
       address: string,

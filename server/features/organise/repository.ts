@@ -2,6 +2,7 @@ import type { ExpireAction } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
 import type { SubscriptionCategory } from '#server/db/schema.js';
 import type { Destination, MovedMessage, TrashedMessage } from '#server/mail/provider.js';
+import { followMoves } from '../mailboxes/repository.js';
 
 // SQL of organising: sender rules, the moves rules and the Screener made (ids and folders, for undo),
 // and the Screener's switch per mailbox and mark per sender.
@@ -227,16 +228,7 @@ export function createOrganiseRepository(db: Db) {
             )
             .onConflict((oc) => oc.columns(['mailbox_id', 'moved_id']).doUpdateSet({ destination: dest }))
             .execute();
-          await followMoves(trx, mailbox.id, chunk, destination);
-        }
-      });
-    },
-
-    /** Messages moved back by an undo: the product's references follow them (see recordMoves). */
-    async followRestored(mailboxId: string, moved: MovedMessage[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < moved.length; i += 200) {
-          await followMoves(trx, mailboxId, moved.slice(i, i + 200), null);
+          await followMoves(trx, mailbox.id, chunk);
         }
       });
     },
@@ -346,40 +338,6 @@ export function createOrganiseRepository(db: Db) {
       return rows.map((r) => r.id);
     },
   };
-}
-
-/**
- * The references of moved messages re-pointed to their new ids, and the new ids counted as scanned, so a
- * check finding them in their new folder does not count them twice. Ids that did not change need nothing.
- */
-async function followMoves(
-  trx: Db,
-  mailboxId: string,
-  moved: MovedMessage[],
-  destination: Destination | null,
-): Promise<void> {
-  const renamed = moved.filter((m) => m.id !== m.previous);
-  if (renamed.length === 0) return;
-  for (const m of renamed) {
-    await trx
-      .updateTable('messages')
-      .set({ provider_id: m.id, folder: destination ? folderOfDestination(destination, m.id) : m.origin })
-      .where('mailbox_id', '=', mailboxId)
-      .where('provider_id', '=', m.previous)
-      .execute();
-  }
-  await trx
-    .insertInto('scanned_messages')
-    .values(renamed.map((m) => ({ mailbox_id: mailboxId, provider_id: m.id })))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-}
-
-/** The folder a message reference names after a move (IMAP ids start with the folder's path). */
-function folderOfDestination(destination: Destination, id: string): string {
-  const imap = /^(.+)\/\d+\/\d+$/.exec(id);
-  if (imap) return imap[1]!;
-  return destination.kind === 'folder' ? destination.path : destination.kind;
 }
 
 function toRule(row: {

@@ -96,7 +96,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       const result = await provider.restoreMoved(
         group.map(({ id, origin }) => ({ id, origin })),
         group[0]!.destination,
-        (moved) => repo.followRestored(mailboxId, moved),
+        (moved) => mailboxes.followMoved(mailboxId, moved),
       );
       restored += result.restored;
     }

@@ -105,7 +105,7 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
     async restoreFromTrash(query) {
       const client = await connected();
       try {
-        return await restoreFromTrash(client, query.messages);
+        return await restoreFromTrash(client, query.messages, query.onRestored);
       } catch (err) {
         throw toMailError(err, options, 'session', client);
       }

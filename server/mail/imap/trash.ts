@@ -1,5 +1,5 @@
 import type { ImapFlow } from 'imapflow';
-import type { RestoreResult, TrashedMessage, TrashResult } from '../provider.js';
+import type { MovedMessage, RestoreResult, TrashedMessage, TrashResult } from '../provider.js';
 import {
   addResult,
   createTrash,
@@ -52,6 +52,10 @@ export async function moveSenderToTrash(
  * Moves messages back from the trash to the folders they came from (restoreMessages: the id names the
  * folder each is in). Messages no longer there, or recorded under an older UIDVALIDITY, are missing.
  */
-export function restoreFromTrash(client: ImapFlow, messages: TrashedMessage[]): Promise<RestoreResult> {
-  return restoreMessages(client, messages);
+export function restoreFromTrash(
+  client: ImapFlow,
+  messages: TrashedMessage[],
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
+): Promise<RestoreResult> {
+  return restoreMessages(client, messages, undefined, onRestored);
 }

@@ -99,7 +99,10 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     expect(rules.data).toEqual([
       expect.objectContaining({ subscriptionId: id, address: 'deals@shop.example', account: u.email }),
     ]);
-    expect((await u.row('deals@shop.example')).rule).toMatchObject({ folder: 'Newsletters', keepNewest: null });
+    expect((await u.row('deals@shop.example')).rule).toMatchObject({
+      folder: 'Newsletters',
+      keepNewest: null,
+    });
     // The folder picker offers it, and never the inbox or the trash.
     const folders = (await u.client.get(`/mailbox-folders?email=${encodeURIComponent(u.email)}`)).json();
     const paths = folders.data.map((f: { path: string }) => f.path);
@@ -139,10 +142,7 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     });
     expect(put.json().applied).toEqual({ moved: 0, trashed: 0, archived: 2 });
     expect([await u.count('INBOX'), await u.count('Archive')]).toEqual([1, 2]);
-    const stored = await u.t.db
-      .selectFrom('sender_rules')
-      .select('next_due_at')
-      .executeTakeFirstOrThrow();
+    const stored = await u.t.db.selectFrom('sender_rules').select('next_due_at').executeTakeFirstOrThrow();
     // The recent message ages past 30 days 30 days after its date.
     expect(Number(stored.next_due_at)).toBe(daysAgo(10).getTime() + 30 * 86_400_000);
     // Applying again moves nothing more (the archived are not archived twice).
@@ -201,6 +201,20 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     expect(refused.statusCode).toBe(409);
   });
 
+  it('counts mail once after undoing a block or a rule moved it back under new ids', async () => {
+    const u = await connected([news('deals@shop.example', 'A', 1), news('deals@shop.example', 'B', 2)]);
+    const id = (await u.row('deals@shop.example')).id;
+    expect((await u.client.post('/block-subscription', { subscriptionId: id })).statusCode).toBe(200);
+    expect((await u.client.post('/unblock-subscription', { subscriptionId: id })).json()).toMatchObject({
+      restoredFromTrash: 2,
+    });
+    await u.client.put(`/sender-rules/${id}`, { rule: { folder: 'Deals' } });
+    await u.client.delete(`/sender-rules/${id}?restore=true`);
+    await u.check();
+    expect(await u.count('INBOX')).toBe(2);
+    expect((await u.row('deals@shop.example')).messageCount).toBe(2);
+  });
+
   it('answers 402 on the free trial when billing is on', async () => {
     const u = await connected([news('deals@shop.example', 'A', 1)], stripe.env());
     const id = (await u.row('deals@shop.example')).id;
@@ -216,14 +230,18 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     expect(accounts[0]!.screener).toBe(false);
     const on = await u.client.put('/screener', { email: u.email, enabled: true });
     expect(on.json()).toEqual({ enabled: true, restored: 0 });
-    expect(((await u.client.get('/get-email-accounts')).json().data as EmailAccount[])[0]!.screener).toBe(true);
+    expect(((await u.client.get('/get-email-accounts')).json().data as EmailAccount[])[0]!.screener).toBe(
+      true,
+    );
     const knownId = (await u.row('known@shop.example')).id;
     await u.client.post('/keep-subscription', { subscriptionId: knownId });
 
     await u.deliver(news('fresh@new.example', 'Hello', 0));
     await u.deliver(news('fresh@new.example', 'Again', 0));
     await u.deliver(news('known@shop.example', 'Kept one', 0));
-    await u.deliver(rawMessage({ from: 'Friend <friend@mail.example>', subject: 'Lunch?', date: daysAgo(0) }));
+    await u.deliver(
+      rawMessage({ from: 'Friend <friend@mail.example>', subject: 'Lunch?', date: daysAgo(0) }),
+    );
     await u.check();
 
     const fresh = await u.row('fresh@new.example');

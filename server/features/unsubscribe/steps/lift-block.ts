@@ -99,7 +99,13 @@ export async function undoBlock(ctx: UnsubscribeContext, input: LiftBlockInput):
     const ruleSince = rule.providerRef ? rule.createdAt : undefined;
     const back =
       messages.length > 0 || ruleSince !== undefined
-        ? await provider.restoreFromTrash({ from: sender.address, messages, ruleSince })
+        ? await provider.restoreFromTrash({
+            from: sender.address,
+            messages,
+            ruleSince,
+            // Mail back in its folder under a new id is not counted again by the next check.
+            onRestored: (moved) => ctx.mailboxes.followMoved(sender.mailbox.id, moved),
+          })
         : { restored: 0, missing: 0 };
     await ctx.repo.forgetTrashed(sender.mailbox.id, sender.address);
     return {
