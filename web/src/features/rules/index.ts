@@ -2,7 +2,6 @@
 // entry only when it needs it (a row with a rule, the first Organise…): its first load has a budget.
 export { putScreener } from './api/screener';
 export { RuleLine } from './RuleLine';
-export { ruleInWords } from './ruleInWords';
 export type { RuleTarget } from './useRuleActions';
 
 /** The Organise dialog's module (its default export), loaded with its first opening. */
