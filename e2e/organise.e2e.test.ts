@@ -195,13 +195,27 @@ describe('organising a sender in the browser', () => {
     await expect.poll(() => count(yahoo, 'INBOX')).toBe(2);
     expect(await count(yahoo, 'Screener')).toBe(0);
 
-    // Off again: nothing waits, so nothing goes back.
+    // Another new sender's mail waits in the Screener; turning it off puts that mail back and says so.
+    await dovecot.deliver(
+      yahoo,
+      'INBOX',
+      rawMessage({
+        from: 'Other Shop <hi@other.example>',
+        subject: 'Hello',
+        date: daysAgo(0),
+        listUnsubscribe: '<https://other.example/unsubscribe>',
+      }),
+    );
+    await row(page, 'hi@other.example').locator('.subscription-new').waitFor({ timeout: 30_000 });
+    await expect.poll(() => count(yahoo, 'Screener'), { timeout: 20_000 }).toBe(1);
     await page.getByRole('link', { name: 'Email Accounts' }).click();
     await page.setViewportSize({ width: 375, height: 812 });
     const off = page.waitForResponse((r) => r.url().endsWith('/screener') && r.ok());
     await page.getByRole('switch', { name: `Screener for ${yahoo}` }).click();
     await off;
-    await toast(page, `Screener off for ${yahoo}`).waitFor();
+    await toast(page, `Screener off for ${yahoo}: 1 message went back to the inbox`).waitFor();
+    await expect.poll(() => count(yahoo, 'INBOX')).toBe(3);
+    expect(await count(yahoo, 'Screener')).toBe(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'accounts-screener-375');
   });
