@@ -14,7 +14,8 @@ import {
 
 // Organising what stays, in the browser against a real Dovecot playing Yahoo: a sender's mail filed in a
 // new folder from the Organise dialog and put back by Undo, a rule kept and removed from the Rules
-// screen with its mail put back, and the Screener holding a brand-new sender's mail until Keep.
+// screen with its mail put back, the Screener holding brand-new senders' mail until Keep or until it is
+// turned off, and a 402 (rules need Premium) explained in the dialog.
 
 const PASSWORD = 'app password 1';
 let seq = 0;
@@ -153,7 +154,7 @@ describe('organising a sender in the browser', () => {
     expect(await page.title()).toBe('Rules — Inbox Genie');
   });
 
-  it('holds a new sender in the Screener until Keep puts its mail back in the inbox', async () => {
+  it('holds new senders in the Screener until Keep, or turning it off, puts their mail back', async () => {
     const { page, yahoo } = await userWithMailbox([weekly('Issue 1', 2)], 'weekly@news.example');
 
     await page.getByRole('link', { name: 'Email Accounts' }).click();
