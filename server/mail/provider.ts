@@ -72,6 +72,8 @@ export interface Folder {
   specialUse: string | null;
   /** Excluded from scans: \Trash, \Junk, \Sent, \Drafts, \All. */
   scanned: boolean;
+  /** Kept by the provider for itself (Gmail's system labels: UNREAD, CATEGORY_…): nothing is filed there. */
+  system?: boolean;
 }
 
 export interface MailProvider {

@@ -43,8 +43,14 @@ export interface OrganiseDeps {
   log?: { warn: (obj: object, msg: string) => void };
 }
 
-/** Folders a rule may not file into: the inbox itself, and where mail is thrown away or kept by the user. */
-const NOT_A_RULE_FOLDER = new Set(['\\Inbox', '\\Trash', '\\Junk', '\\Sent', '\\Drafts', '\\All']);
+/**
+ * Whether a rule may file into the folder: not the inbox itself, not a special-use folder other than the
+ * archive (trash, junk, sent, drafts, All Mail, flagged…), not a label the provider keeps for itself.
+ */
+function fileable(folder: Folder): boolean {
+  if (folder.system || folder.path.toUpperCase() === 'INBOX') return false;
+  return folder.specialUse === null || folder.specialUse === '\\Archive';
+}
 
 export function createOrganiseService({ repos, providers, hasPremium, now = Date.now, log }: OrganiseDeps) {
   const { organise: repo, mailboxes } = repos;
@@ -109,17 +115,19 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     const found =
       folders.find((f) => f.path === wanted) ??
       folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
-    if (found && ((found.specialUse && NOT_A_RULE_FOLDER.has(found.specialUse)) || found.path === 'INBOX')) {
-      throw new InvalidInputError(RULE_MESSAGES.folder);
-    }
+    if (found && !fileable(found)) throw new InvalidInputError(RULE_MESSAGES.folder);
     if (found) return found;
-    if (wanted.toUpperCase() === 'INBOX') throw new InvalidInputError(RULE_MESSAGES.folder);
+    let created: Folder;
     try {
-      return await provider.createFolder(wanted);
+      created = await provider.createFolder(wanted);
     } catch (error) {
       if (error instanceof MailAuthError || error instanceof MailConnectionError) throw error;
+      // A name the provider refuses (control characters, its own labels' names, too long).
       throw new InvalidInputError(RULE_MESSAGES.folder);
     }
+    // createFolder answers an existing folder of that name, which may be one nothing is filed into.
+    if (!fileable(created)) throw new InvalidInputError(RULE_MESSAGES.folder);
+    return created;
   }
 
   /** Ends a sender's rule: the provider's filter removed, the rule dropped; `restore` puts mail back. */
@@ -204,9 +212,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       if (!mailbox) throw new NotFoundError('Mailbox not found.');
       const folders = await withMailbox(mailbox.id, (provider) => provider.listFolders());
       return {
-        data: folders
-          .filter((f) => !(f.specialUse && NOT_A_RULE_FOLDER.has(f.specialUse)) && f.path !== 'INBOX')
-          .map((f) => ({ path: f.path, name: f.name, specialUse: f.specialUse })),
+        data: folders.filter(fileable).map((f) => ({ path: f.path, name: f.name, specialUse: f.specialUse })),
       };
     },
 

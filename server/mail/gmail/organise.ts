@@ -52,6 +52,7 @@ export function toFolder(label: GmailLabel): Folder {
     name: label.name,
     specialUse: SPECIAL_USE[label.id] ?? null,
     scanned: !NOT_SCANNED.has(label.id),
+    ...(label.type === 'system' ? { system: true } : {}),
   };
 }
 
