@@ -142,6 +142,9 @@ export const api = {
     parsed(answer, call('GET', path, JSON_ANSWER, undefined, headers)),
   post: <T>(path: string, body: unknown, answer: ZodType<T>, headers?: Record<string, string>) =>
     parsed(answer, call('POST', path, JSON_ANSWER, body ?? {}, headers)),
+  put: <T>(path: string, body: unknown, answer: ZodType<T>) =>
+    parsed(answer, call('PUT', path, JSON_ANSWER, body ?? {})),
+  delete: <T>(path: string, answer: ZodType<T>) => parsed(answer, call('DELETE', path, JSON_ANSWER)),
   /** A call whose answer the screens do not read: it succeeds or throws. */
   send: async (method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<void> => {
     await call(method, path, JSON_ANSWER, method === 'DELETE' ? body : (body ?? {}));

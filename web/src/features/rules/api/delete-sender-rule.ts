@@ -1,15 +1,13 @@
 import { deleteSenderRuleResponseSchema } from '#contract/api.js';
 import { API } from '#contract/routes.js';
-import { writeJson } from './write';
+import { api } from '../../../lib/api-client';
 
 /**
  * Removes a sender's rule (DELETE /sender-rules/:subscriptionId); with `restore`, the mail it had moved goes
  * back where it was, and the answer counts it.
  */
 export const deleteSenderRule = (subscriptionId: string, restore: boolean) =>
-  writeJson(
-    'DELETE',
+  api.delete(
     `${API.senderRule(subscriptionId)}${restore ? '?restore=true' : ''}`,
-    undefined,
     deleteSenderRuleResponseSchema,
   );

@@ -1,6 +1,6 @@
 import { type PutSenderRuleBody, putSenderRuleResponseSchema } from '#contract/api.js';
 import { API } from '#contract/routes.js';
-import { writeJson } from './write';
+import { api } from '../../../lib/api-client';
 
 /**
  * Sets a sender's rule and applies it once (PUT /sender-rules/:subscriptionId); answers the stored rule and
@@ -8,4 +8,4 @@ import { writeJson } from './write';
  * outside the mutation cache on purpose: its 402 is the dialog's to show, not a jump to /pricing.
  */
 export const putSenderRule = (subscriptionId: string, body: PutSenderRuleBody) =>
-  writeJson('PUT', API.senderRule(subscriptionId), body, putSenderRuleResponseSchema);
+  api.put(API.senderRule(subscriptionId), body, putSenderRuleResponseSchema);
