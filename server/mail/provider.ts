@@ -127,12 +127,13 @@ export interface MailProvider {
   removeBlockRule(ref: string): Promise<void>;
   /**
    * A sender's messages (exact From address, as moveToTrash matches it), newest first, with where each is
-   * and its date. `scope` 'inbox': the inbox only; 'mail': every scanned folder. `before` (epoch ms): only
-   * messages dated before it. The sender rules and the Screener choose from this what to move.
+   * and its date. `scope` 'inbox': the inbox only; 'mail': every scanned folder; `{folder}`: that folder
+   * (its path as listFolders gives it; none when it is gone). `before` (epoch ms): only messages dated
+   * before it. The sender rules and the Screener choose from this what to move.
    */
   findSenderMessages(query: {
     from: string;
-    scope: 'inbox' | 'mail';
+    scope: 'inbox' | 'mail' | { folder: string };
     before?: number;
   }): Promise<FoundMessage[]>;
   /**
@@ -222,6 +223,12 @@ export interface FoundMessage {
  * `archive` folder).
  */
 export type Destination = { kind: 'folder'; path: string } | { kind: 'trash' } | { kind: 'archive' };
+
+/**
+ * An origin every adapter's restoreMoved reads as the inbox: for mail a provider-side rule filed, which the
+ * product never saw in the inbox (IMAP's INBOX, Gmail's INBOX label, Graph's well-known `inbox`).
+ */
+export const INBOX_ORIGIN = 'INBOX';
 
 /**
  * A message moveMessages moved: as TrashedMessage (`id` at the destination, `origin` where it was), with
