@@ -199,8 +199,9 @@ export interface TrashResult {
 
 /**
  * A message moveToTrash moved: `id` in the trash (IMAP `<trash>/<uidvalidity>/<uid>`, Gmail the message id,
- * Graph the moved message's id) and `origin`, where it was (IMAP the folder path, Gmail `INBOX` when the
- * move took that label off and '' otherwise, Graph the source folder's id). Ids only, never content.
+ * Graph the moved message's id) and `origin`, where it was (IMAP the folder path, Gmail the labels the move
+ * took off, comma-separated: `INBOX`, `INBOX,Label_5`, '' for none; Graph the source folder's id). Ids only,
+ * never content.
  */
 export interface TrashedMessage {
   id: string;

@@ -1,5 +1,12 @@
 import { buildRawMessage } from '../compose.js';
-import { type HeaderBatch, MailAuthError, type MailProvider, type SyncState } from '../provider.js';
+import {
+  type HeaderBatch,
+  INBOX_ORIGIN,
+  MailAuthError,
+  type MailProvider,
+  type SyncState,
+  type TrashedMessage,
+} from '../provider.js';
 import { BATCH_MODIFY_LIMIT } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
@@ -132,7 +139,7 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
         pageToken = page.nextPageToken;
       } while (pageToken);
       const present = query.messages.filter((m) => trashed.has(m.id));
-      const toInbox = present.filter((m) => m.origin === 'INBOX').map((m) => m.id);
+      const back: TrashedMessage[] = [...present];
       // The block's filter trashed the sender's mail that arrived since it was made: that mail goes back
       // to the inbox too (only messages whose From is this very address, as for the block's own move).
       let byRule = 0;
@@ -144,12 +151,12 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
           const message = metadata.get(id);
           if (!message || fromAddress(message) !== address) continue;
           if (Number(message.internalDate ?? 0) < query.ruleSince) continue;
-          toInbox.push(id);
+          back.push({ id, origin: INBOX_ORIGIN });
           byRule += 1;
         }
       }
-      const archived = present.filter((m) => m.origin !== 'INBOX').map((m) => m.id);
-      await putBack(client, toInbox, archived, ['TRASH']);
+      // Each to the labels its move took off (INBOX, the user's labels), the rule's catch to the inbox.
+      await putBack(client, back, ['TRASH']);
       return { restored: present.length + byRule, missing: query.messages.length - present.length };
     },
 

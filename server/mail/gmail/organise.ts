@@ -21,7 +21,8 @@ import { searchAddress, senderQuery } from './scan.js';
 
 // Sender rules and the Screener on Gmail's labels: a "folder" is a label, moving is batchModify (add the
 // destination's label, take INBOX off), and a message keeps its id wherever it goes. The block's own moves
-// (adapter.ts moveToTrash, restoreFromTrash, createBlockRule) are the trash case of the same code.
+// (adapter.ts moveToTrash, restoreFromTrash, createBlockRule) are the trash case of the same code. A move's
+// origin is the labels it took off, comma-separated (`INBOX`, `INBOX,Label_5`, `Label_5`, '' for none).
 
 export type GmailOrganiser = Pick<
   MailProvider,
@@ -40,8 +41,27 @@ const SPECIAL_USE: Record<string, string> = {
   IMPORTANT: '\\Important',
 };
 
+// Gmail's own labels, which a message keeps in the trash; any other label is one of the user's folders.
+const GMAIL_OWN = new Set([
+  'INBOX',
+  'SPAM',
+  'TRASH',
+  'UNREAD',
+  'STARRED',
+  'IMPORTANT',
+  'SENT',
+  'DRAFT',
+  'CHAT',
+]);
+
+function isUserLabel(id: string): boolean {
+  return id !== '' && !GMAIL_OWN.has(id) && !id.startsWith('CATEGORY_');
+}
+
 /** Longest label name the product creates (Gmail's own limit is a little higher). */
 const MAX_LABEL_NAME = 200;
+/** Labels an origin may name (Gmail allows 10,000 labels; a message carries far fewer). */
+const MAX_ORIGIN_LABELS = 500;
 /** Labels remembered from findSenderMessages, for moveMessages to skip what is already there. */
 const REMEMBERED_LABELS = 50_000;
 
@@ -90,18 +110,45 @@ export async function modifyInChunks(
   return calls;
 }
 
+/** The labels an origin names (a move's record: the labels it took off), at most a few hundred. */
+function originLabels(origin: string): string[] {
+  return [...new Set(origin.split(',', MAX_ORIGIN_LABELS).map((l) => l.trim()))].filter(Boolean);
+}
+
+/** An origin as recorded: INBOX first, then the user's labels in order. */
+function originOf(labels: Iterable<string>): string {
+  const set = new Set(labels);
+  const rest = [...set].filter((l) => l !== 'INBOX').sort();
+  return [...(set.has('INBOX') ? ['INBOX'] : []), ...rest].join(',');
+}
+
 /**
- * Undoes a move: takes the destination's labels (`remove`) off, and puts INBOX back on the messages that
- * were in the inbox (`toInbox`); the others (archived before the move) only lose the destination's labels.
+ * Undoes a move: takes the destination's labels (`remove`) off each message, and puts back on what its
+ * origin names: INBOX, and those of the user's labels that still exist (records of earlier versions hold
+ * only `INBOX` or ''). One batchModify per distinct origin (and 1,000 ids); a labels.list only when an
+ * origin names a label of the user's.
  */
 export async function putBack(
   client: GmailClient,
-  toInbox: readonly string[],
-  elsewhere: readonly string[],
+  messages: readonly { id: string; origin: string }[],
   remove: readonly string[],
 ): Promise<void> {
-  await modifyInChunks(client, toInbox, ['INBOX'], remove);
-  await modifyInChunks(client, elsewhere, [], remove);
+  const wanted = messages.map((m) => ({ id: m.id, labels: originLabels(m.origin) }));
+  const named = wanted.some((m) => m.labels.some(isUserLabel));
+  const existing = named ? new Set((await client.listLabels()).map((l) => l.id)) : new Set<string>();
+  const undo = new Set(remove);
+  const groups = new Map<string, { add: string[]; ids: string[] }>();
+  for (const m of wanted) {
+    // Never the trash or spam, nor a label the user has deleted since, nor one this undo takes off.
+    const add = m.labels.filter(
+      (l) => !undo.has(l) && (l === 'INBOX' || (isUserLabel(l) && existing.has(l))),
+    );
+    const key = originOf(add);
+    const group = groups.get(key) ?? { add: key ? key.split(',') : [], ids: [] };
+    group.ids.push(m.id);
+    groups.set(key, group);
+  }
+  for (const { add, ids } of groups.values()) await modifyInChunks(client, ids, add, remove);
 }
 
 /**
@@ -145,6 +192,8 @@ function sameSet(a: readonly string[] | undefined, b: readonly string[]): boolea
 interface Move {
   add: string[];
   remove: string[];
+  /** Of a message's labels, those the move takes off (its origin). */
+  takes(labels: readonly string[]): string[];
   /** The labels a message has at the destination, by which restoreMoved knows it is still there. */
   at(labels: readonly string[]): boolean;
   /** What restoreMoved takes off. */
@@ -153,6 +202,8 @@ interface Move {
   label: string | null;
 }
 
+const inboxOnly = (labels: readonly string[]) => labels.filter((l) => l === 'INBOX');
+
 function moveFor(destination: Destination): Move {
   const rejected = (labels: readonly string[]) => labels.includes('TRASH') || labels.includes('SPAM');
   switch (destination.kind) {
@@ -160,6 +211,8 @@ function moveFor(destination: Destination): Move {
       return {
         add: ['TRASH'],
         remove: ['INBOX'],
+        // As on IMAP and Outlook, trashed mail leaves its folders: the user's labels come off with INBOX.
+        takes: (labels) => labels.filter((l) => l === 'INBOX' || isUserLabel(l)),
         at: (labels) => labels.includes('TRASH'),
         undo: ['TRASH'],
         label: 'TRASH',
@@ -168,6 +221,7 @@ function moveFor(destination: Destination): Move {
       return {
         add: [],
         remove: ['INBOX'],
+        takes: inboxOnly,
         // Archived and not since trashed or reported: a message the user put away elsewhere stays there.
         at: (labels) => !labels.includes('INBOX') && !rejected(labels),
         undo: [],
@@ -182,6 +236,7 @@ function moveFor(destination: Destination): Move {
       return {
         add: [label],
         remove: ['INBOX'],
+        takes: inboxOnly,
         at: (labels) => labels.includes(label) && !rejected(labels),
         undo: [label],
         label,
@@ -246,15 +301,27 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
   return {
     async findSenderMessages(query) {
       const address = senderAddress(query.from);
-      if (query.scope !== 'inbox' && query.scope !== 'mail') throw new Error('Unknown scope');
+      const { scope } = query;
+      let label: string | null = null;
+      if (typeof scope === 'object' && scope !== null && typeof scope.folder === 'string' && scope.folder) {
+        label = scope.folder;
+      } else if (scope !== 'inbox' && scope !== 'mail') throw new Error('Unknown scope');
       if (query.before !== undefined && !Number.isFinite(query.before)) throw new Error('before: epoch ms');
       // One listing (5 units a page of 500; spam and trash are never listed), then the From and labels of
       // only what it found. Gmail's before: takes epoch seconds; a second's margin keeps its rounding from
-      // dropping a message, and internalDate decides to the millisecond below.
+      // dropping a message, and internalDate decides to the millisecond below. A folder is its label id.
       let q = senderQuery(address);
-      if (query.scope === 'inbox') q += ' in:inbox';
+      if (scope === 'inbox') q += ' in:inbox';
       if (query.before !== undefined) q += ` before:${Math.max(0, Math.ceil(query.before / 1000) + 1)}`;
-      const listed = await client.listAllIds(q);
+      let listed: string[];
+      try {
+        listed = await client.listAllIds(q, label ? { labelIds: [label] } : {});
+      } catch (err) {
+        // Gmail refuses a label id it does not know: a rule's label the user deleted holds nothing.
+        const refused = err instanceof GmailApiError && (err.status === 400 || err.status === 404);
+        if (label && refused && !(await client.getLabel(label))) return [];
+        throw err;
+      }
       const metadata = listed.length > 0 ? await client.getMetadata(listed, ['From']) : new Map();
       const found: FoundMessage[] = [];
       for (const id of listed) {
@@ -264,7 +331,8 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
         const labels = message.labelIds ?? [];
         if (labels.includes('TRASH') || labels.includes('SPAM')) continue;
         const inbox = labels.includes('INBOX');
-        if (query.scope === 'inbox' && !inbox) continue;
+        if (scope === 'inbox' && !inbox) continue;
+        if (label && !labels.includes(label)) continue;
         const date = message.internalDate !== undefined ? Number(message.internalDate) : Number.NaN;
         const known = Number.isFinite(date) ? date : null;
         if (query.before !== undefined && (known === null || known >= query.before)) continue;
@@ -276,22 +344,48 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
 
     async moveMessages(messages, destination, onMoved): Promise<TrashResult> {
       const move = moveFor(destination);
-      const origin = new Map<string, string>();
+      // The trash takes the user's labels off too: the labels of what findSenderMessages did not see are
+      // looked up (5 units a message), and a message gone since is skipped.
+      const unseen = [...new Set(messages.filter((m) => !seen.has(m.id)).map((m) => m.id))];
+      const looked =
+        destination.kind === 'trash' && unseen.length > 0 ? await client.getMetadata(unseen, ['From']) : null;
+      const taken = new Map<string, string[]>();
       for (const m of messages) {
+        if (taken.has(m.id)) continue;
         const inbox = m.folder === 'INBOX';
-        const labels = seen.get(m.id);
+        let labels = seen.get(m.id);
+        if (!labels && looked) {
+          const now: GmailMessage | null | undefined = looked.get(m.id);
+          if (!now) continue;
+          labels = now.labelIds ?? [];
+        }
         // Already there: archiving mail that is not in the inbox, filing mail already under the label.
         const there = labels ? move.at(labels) : destination.kind === 'archive';
         if (!inbox && there) continue;
-        origin.set(m.id, inbox ? 'INBOX' : '');
+        // INBOX as findSenderMessages saw it; the user's labels (the trash) as the message carries them.
+        const off = new Set(labels ? move.takes(labels).filter((l) => l !== 'INBOX') : []);
+        if (inbox) off.add('INBOX');
+        taken.set(m.id, [...off]);
       }
-      const ids = [...origin.keys()];
-      const calls = await modifyInChunks(client, ids, move.add, move.remove, async (chunk) => {
+      const ids = [...taken.keys()];
+      let calls = 0;
+      for (let i = 0; i < ids.length; i += BATCH_MODIFY_LIMIT) {
+        const chunk = ids.slice(i, i + BATCH_MODIFY_LIMIT);
+        // One call a chunk: taking off a label a message does not have changes nothing, and each message's
+        // origin names only the labels it had.
+        const remove = new Set(move.remove);
+        for (const id of chunk) for (const l of taken.get(id)!) remove.add(l);
+        await client.batchModify(chunk, [...move.add], [...remove]);
+        calls += 1;
         for (const id of chunk) seen.delete(id);
         // Gmail keeps a message's id wherever its labels take it.
-        const moved: MovedMessage[] = chunk.map((id) => ({ id, origin: origin.get(id)!, previous: id }));
+        const moved: MovedMessage[] = chunk.map((id) => ({
+          id,
+          origin: originOf(taken.get(id)!),
+          previous: id,
+        }));
         await onMoved?.(moved);
-      });
+      }
       return { moved: ids.length, calls };
     },
 
@@ -305,12 +399,7 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
       // Only what is still at the destination goes back: a message deleted for good, or taken elsewhere by
       // the user since, is left alone.
       const present = unique.filter((m) => there.has(m.id));
-      await putBack(
-        client,
-        present.filter((m) => m.origin === 'INBOX').map((m) => m.id),
-        present.filter((m) => m.origin !== 'INBOX').map((m) => m.id),
-        move.undo,
-      );
+      await putBack(client, present, move.undo);
       return { restored: present.length, missing: messages.length - present.length };
     },
 

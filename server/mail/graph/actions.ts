@@ -1,4 +1,11 @@
-import type { OutgoingMessage, RestoreResult, SendResult, TrashedMessage, TrashResult } from '../provider.js';
+import {
+  INBOX_ORIGIN,
+  type OutgoingMessage,
+  type RestoreResult,
+  type SendResult,
+  type TrashedMessage,
+  type TrashResult,
+} from '../provider.js';
 import { collect, type GraphContext, type GraphFolder, IMMUTABLE_IDS, mapLimit } from './api.js';
 import { moveAll } from './batch.js';
 import { type GraphClient, isGraphError } from './client.js';
@@ -142,8 +149,10 @@ export async function restoreFrom(
     if (list) list.push(m);
     else byOrigin.set(m.origin, [m]);
   }
+  // INBOX_ORIGIN (mail an Inbox rule filed, never seen in the inbox) is the well-known inbox: Graph's
+  // well-known names are lower case, and no folder id is spelled INBOX.
   const origins = await mapLimit([...byOrigin.keys()], ctx.concurrency, async (origin) =>
-    origin && (await folderExists(ctx.client, origin)) ? origin : 'inbox',
+    origin && origin !== INBOX_ORIGIN && (await folderExists(ctx.client, origin)) ? origin : 'inbox',
   );
   let restored = 0;
   for (const [n, list] of [...byOrigin.values()].entries()) {

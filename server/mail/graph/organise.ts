@@ -23,22 +23,31 @@ const MAX_FOLDER_NAME = 200;
 
 const enc = encodeURIComponent;
 
-/** A sender's messages, newest first: the Inbox only, or every scanned folder; `before` in epoch ms. */
+/**
+ * A sender's messages, newest first: the Inbox only, every scanned folder, or the one folder at a path as
+ * listFolders gives it (`Newsletters`, `Inbox/News`; none when it is gone); `before` in epoch ms.
+ */
 export async function findSenderMessages(
   ctx: GraphContext,
-  query: { from: string; scope: 'inbox' | 'mail'; before?: number },
+  query: { from: string; scope: 'inbox' | 'mail' | { folder: string }; before?: number },
 ): Promise<FoundMessage[]> {
   const address = senderAddress(query.from);
   const { before } = query;
   if (before !== undefined && Number.isNaN(new Date(before).getTime())) {
     throw new Error('before must be a time in epoch milliseconds');
   }
+  const { scope } = query;
   let folders: string[];
-  if (query.scope === 'inbox') {
+  if (scope === 'inbox') {
     const inbox = await wellKnownId(ctx, 'inbox');
     folders = inbox ? [inbox] : [];
-  } else {
+  } else if (scope === 'mail') {
     folders = (await listAll(ctx)).filter((f) => f.scanned).map((f) => f.id);
+  } else if (typeof scope === 'object' && scope !== null && typeof scope.folder === 'string') {
+    const folder = await folderByPath(ctx, scope.folder);
+    folders = folder ? [folder.id] : [];
+  } else {
+    throw new Error('Unknown scope');
   }
   const found = await mapLimit(folders, ctx.concurrency, async (folder) =>
     (await senderMessages(ctx, folder, address, before)).map(

@@ -46,21 +46,26 @@ export function sentBy(msg: FetchMessageObject, address: string): boolean {
 }
 
 /**
- * A sender's messages in INBOX (`inbox`) or every scanned folder (`mail`), dated before `before` when
- * given, newest first. One SEARCH per folder (none for an empty one), and only the hits are fetched (UID,
+ * A sender's messages in INBOX (`inbox`), every scanned folder (`mail`) or the one folder of that path
+ * (`{folder}`, none when it is gone), dated before `before` when given, newest first. One SEARCH per folder (none for an empty one), and only the hits are fetched (UID,
  * envelope, INTERNALDATE): the daily check runs this for many senders on large mailboxes.
  */
 export async function findSenderMessages(
   client: ImapFlow,
-  query: { from: string; scope: 'inbox' | 'mail'; before?: number },
+  query: { from: string; scope: 'inbox' | 'mail' | { folder: string }; before?: number },
 ): Promise<FoundMessage[]> {
   const address = senderAddress(query.from);
-  const { before } = query;
+  const { before, scope } = query;
   if (before !== undefined && !Number.isFinite(before)) throw new Error('before must be epoch milliseconds');
-  const paths =
-    query.scope === 'inbox'
-      ? ['INBOX']
-      : (await listMailboxes(client, false)).filter((f) => f.scanned).map((f) => f.path);
+  let paths: string[];
+  if (scope === 'inbox') paths = ['INBOX'];
+  else if (scope === 'mail') {
+    paths = (await listMailboxes(client, false)).filter((f) => f.scanned).map((f) => f.path);
+  } else if (typeof scope === 'object' && scope !== null && typeof scope.folder === 'string') {
+    // Only a folder the server lists: a rule's folder deleted since has nothing in it to find.
+    const wanted = scope.folder;
+    paths = (await listMailboxes(client, false)).some((f) => f.path === wanted) ? [wanted] : [];
+  } else throw new Error('Unknown scope');
   const criteria: SearchObject = { from: address };
   if (before !== undefined) {
     // SENTBEFORE and BEFORE compare calendar days of the Date header and of INTERNALDATE, in whatever zone

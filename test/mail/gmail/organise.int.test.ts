@@ -3,7 +3,12 @@ import type { GmailProvider } from '#server/mail/gmail/adapter.js';
 import { QUOTA_UNITS } from '#server/mail/gmail/api.js';
 import type { GmailClient } from '#server/mail/gmail/client.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
-import type { FoundMessage, MovedMessage } from '#server/mail/provider.js';
+import {
+  type FoundMessage,
+  INBOX_ORIGIN,
+  type MovedMessage,
+  type TrashedMessage,
+} from '#server/mail/provider.js';
 import { newGmailMailbox } from '#test/fixtures/gmail.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import type { MessageSpec, SeededMessage } from '#test/helpers/google-emulator.js';
@@ -111,6 +116,45 @@ describe('findSenderMessages', () => {
       found(inbox[1]!),
       found(inbox[0]!),
     ]);
+  });
+
+  it('finds the sender’s mail under one label by its id, with one listing, and none under a label gone', async () => {
+    const box = await newMailbox('scope');
+    const { path } = await box.provider.createFolder('Weekly');
+    const { path: other } = await box.provider.createFolder('Other');
+    const filed = box.insert('News <news@x.com>', 3, [path, 'UNREAD']);
+    const [both] = box.insert('news@x.com', 1, ['INBOX', path]);
+    box.insert('News <news@x.com>', 1, ['INBOX']);
+    box.insert('News <news@x.com>', 1, [other]);
+    box.insert('News <news@x.com>', 1, [path, 'TRASH']);
+    box.insert('Evil <news@x.com.evil>', 1, [path]);
+    box.insert('Friend <friend@example.org>', 1, [path]);
+
+    box.calls.length = 0;
+    const inLabel = await box.provider.findSenderMessages({ from: 'news@x.com', scope: { folder: path } });
+    expect(inLabel).toEqual([found(both!), ...[...filed].reverse().map((m) => found(m, ''))]);
+    expect(box.calls.filter((c) => c === 'GET /gmail/v1/users/me/messages')).toHaveLength(1);
+
+    const cut = filed[1]!.date.getTime();
+    const before = await box.provider.findSenderMessages({
+      from: 'news@x.com',
+      scope: { folder: path },
+      before: cut,
+    });
+    expect(before).toEqual([found(filed[0]!, '')]);
+
+    const token = await accessToken(box);
+    const deleted = await fetch(`${emu.baseUrl}/gmail/v1/users/me/labels/${other}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await box.provider.findSenderMessages({ from: 'news@x.com', scope: { folder: other } })).toEqual(
+      [],
+    );
+    expect(
+      await box.provider.findSenderMessages({ from: 'news@x.com', scope: { folder: 'Label_gone' } }),
+    ).toEqual([]);
   });
 
   it('keeps only messages dated before `before`, to the millisecond', async () => {
@@ -363,6 +407,142 @@ describe('moveMessages and restoreMoved', () => {
       ['INBOX', 'UNREAD'],
       ['CATEGORY_PROMOTIONS'],
     ]);
+  });
+
+  it('puts mail a filter filed under a label back in the inbox by INBOX_ORIGIN', async () => {
+    const box = await newMailbox('filtered');
+    const { path } = await box.provider.createFolder('Screened');
+    const filed = box.insert('Promo <promo@shop.example>', 2, [path, 'UNREAD']);
+    const [kept] = box.insert('Friend <friend@example.org>', 1, [path]);
+    const mail = await box.provider.findSenderMessages({
+      from: 'promo@shop.example',
+      scope: { folder: path },
+    });
+    expect(ids(mail).sort()).toEqual(ids(filed).sort());
+
+    const back: TrashedMessage[] = mail.map((m) => ({ id: m.id, origin: INBOX_ORIGIN }));
+    expect(await box.provider.restoreMoved(back, { kind: 'folder', path })).toEqual({
+      restored: 2,
+      missing: 0,
+    });
+    expect(await box.labels(ids(filed))).toEqual([
+      ['INBOX', 'UNREAD'],
+      ['INBOX', 'UNREAD'],
+    ]);
+    expect(await box.labels([kept!.id])).toEqual([[path]]);
+  });
+
+  it('takes the trashed mail out of the user’s labels, and the undo puts back those that still exist', async () => {
+    const box = await newMailbox('trashlabels');
+    const { path: five } = await box.provider.createFolder('Five');
+    const { path: six } = await box.provider.createFolder('Six');
+    const [both] = box.insert('Promo <promo@shop.example>', 1, ['INBOX', five, 'UNREAD', 'STARRED']);
+    const [labelled] = box.insert('Promo <promo@shop.example>', 1, [five, six, 'CATEGORY_PROMOTIONS']);
+    const [inbox] = box.insert('Promo <promo@shop.example>', 1, ['INBOX']);
+    const [archived] = box.insert('Promo <promo@shop.example>', 1, []);
+    const mail = await box.provider.findSenderMessages({ from: 'promo@shop.example', scope: 'mail' });
+
+    const moved: MovedMessage[] = [];
+    expect(
+      await box.provider.moveMessages(mail, { kind: 'trash' }, async (m) => {
+        moved.push(...m);
+      }),
+    ).toEqual({ moved: 4, calls: 1 });
+    const originOf = (id: string) => moved.find((m) => m.id === id)?.origin;
+    expect(originOf(both!.id)).toBe(`INBOX,${five}`);
+    expect(originOf(labelled!.id)).toBe([five, six].sort().join(','));
+    expect(originOf(inbox!.id)).toBe('INBOX');
+    expect(originOf(archived!.id)).toBe('');
+    expect(await box.labels(ids([both!, labelled!, inbox!, archived!]))).toEqual([
+      ['STARRED', 'TRASH', 'UNREAD'],
+      ['CATEGORY_PROMOTIONS', 'TRASH'],
+      ['TRASH'],
+      ['TRASH'],
+    ]);
+    // Gone from the labels as from the inbox.
+    expect(
+      await box.provider.findSenderMessages({ from: 'promo@shop.example', scope: { folder: five } }),
+    ).toEqual([]);
+
+    // The user deleted one of the labels meanwhile: the others come back.
+    const token = await accessToken(box);
+    const deleted = await fetch(`${emu.baseUrl}/gmail/v1/users/me/labels/${six}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await box.provider.restoreMoved(moved, { kind: 'trash' })).toEqual({ restored: 4, missing: 0 });
+    expect(await box.labels(ids([both!, labelled!, inbox!, archived!]))).toEqual([
+      ['INBOX', five, 'STARRED', 'UNREAD'].sort(),
+      ['CATEGORY_PROMOTIONS', five].sort(),
+      ['INBOX'],
+      [],
+    ]);
+
+    // The block moves through the same code, and its undo gives the labels back too.
+    const blocked: TrashedMessage[] = [];
+    expect(
+      await box.provider.moveToTrash({ from: 'promo@shop.example' }, async (m) => void blocked.push(...m)),
+    ).toEqual({
+      moved: 4,
+      calls: 1,
+    });
+    expect(blocked.find((m) => m.id === both!.id)?.origin).toBe(`INBOX,${five}`);
+    expect(await box.labels([both!.id])).toEqual([['STARRED', 'TRASH', 'UNREAD']]);
+    expect(await box.provider.restoreFromTrash({ from: 'promo@shop.example', messages: blocked })).toEqual({
+      restored: 4,
+      missing: 0,
+    });
+    expect(await box.labels(ids([both!, labelled!, inbox!, archived!]))).toEqual([
+      ['INBOX', five, 'STARRED', 'UNREAD'].sort(),
+      ['CATEGORY_PROMOTIONS', five].sort(),
+      ['INBOX'],
+      [],
+    ]);
+    // Records of earlier versions: `INBOX` or '' only.
+    await box.observer.batchModify([inbox!.id, archived!.id], ['TRASH'], ['INBOX']);
+    expect(
+      await box.provider.restoreMoved(
+        [
+          { id: inbox!.id, origin: 'INBOX' },
+          { id: archived!.id, origin: '' },
+        ],
+        { kind: 'trash' },
+      ),
+    ).toEqual({ restored: 2, missing: 0 });
+    expect(await box.labels([inbox!.id, archived!.id])).toEqual([['INBOX'], []]);
+  });
+
+  it('a message a rule filed under its label, then trashed, comes back to the inbox alone when the undo names INBOX', async () => {
+    const box = await newMailbox('chain');
+    const { path } = await box.provider.createFolder('Deals');
+    const mail = box.insert('Deals <deals@shop.example>', 3);
+    const address = 'deals@shop.example';
+
+    // The rule files the inbox's mail under Deals…
+    const filed: MovedMessage[] = [];
+    const inInbox = await box.provider.findSenderMessages({ from: address, scope: 'inbox' });
+    await box.provider.moveMessages(inInbox, { kind: 'folder', path }, async (m) => void filed.push(...m));
+    expect(filed.map((m) => m.origin)).toEqual(['INBOX', 'INBOX', 'INBOX']);
+
+    // …then keeps the newest 2 there: the oldest goes to the trash, the label coming off with it.
+    const inLabel = await box.provider.findSenderMessages({ from: address, scope: { folder: path } });
+    expect(ids(inLabel)).toEqual(ids([...mail].reverse()));
+    const trashed: MovedMessage[] = [];
+    await box.provider.moveMessages(
+      inLabel.slice(2),
+      { kind: 'trash' },
+      async (m) => void trashed.push(...m),
+    );
+    expect(trashed).toEqual([{ id: mail[0]!.id, origin: path, previous: mail[0]!.id }]);
+    expect(await box.labels([mail[0]!.id])).toEqual([['TRASH', 'UNREAD']]);
+
+    // The product folds the two moves into one record: first origin (INBOX), last destination (trash).
+    expect(
+      await box.provider.restoreMoved([{ id: mail[0]!.id, origin: 'INBOX' }], { kind: 'trash' }),
+    ).toEqual({ restored: 1, missing: 0 });
+    expect(await box.labels([mail[0]!.id])).toEqual([['INBOX', 'UNREAD']]);
+    expect(await box.labels(ids(mail.slice(1)))).toEqual([[path, 'UNREAD'].sort(), [path, 'UNREAD'].sort()]);
   });
 
   it('moves more than 1,000 messages in calls of at most 1,000, telling each group as it lands', async () => {

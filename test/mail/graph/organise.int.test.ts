@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphClient, GraphError, microsoftBaseUrls } from '#server/mail/graph/client.js';
-import type { MovedMessage } from '#server/mail/provider.js';
+import { INBOX_ORIGIN, type MovedMessage } from '#server/mail/provider.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
 import type { FakeMailbox, FakeMessageInput } from '#test/helpers/graph-fake.js';
 import { type GraphTestMailbox, newGraphMailbox } from '#test/helpers/graph-user.js';
@@ -94,6 +94,49 @@ describe('findSenderMessages', () => {
 
     expect(await provider.findSenderMessages({ from: 'nobody@shop.example', scope: 'mail' })).toEqual([]);
     await expect(provider.findSenderMessages({ from: '  ', scope: 'inbox' })).rejects.toThrow(/address/);
+  });
+
+  it('finds the sender’s mail in one folder by its path, with one listing, and none in a folder gone', async () => {
+    const t = newMailbox('scope');
+    const top = t.box.addFolder('Newsletters');
+    const news = t.box.addFolder('News', 'inbox');
+    const inTop = [
+      t.box.addMessage(top, mail('deals@shop.example', 1)),
+      t.box.addMessage(top, mail('Deals@Shop.Example', 3)),
+    ];
+    t.box.addMessage(top, mail('hotdeals@shop.example', 4));
+    t.box.addMessage(top, mail('friend@example.org', 5));
+    const inNews = t.box.addMessage(news, mail('deals@shop.example', 2));
+    t.box.addMessage('inbox', mail('deals@shop.example', 6));
+    const provider = t.provider();
+
+    const since = Date.now();
+    const found = await provider.findSenderMessages({
+      from: 'deals@shop.example',
+      scope: { folder: 'Newsletters' },
+    });
+    expect(found).toEqual([
+      { id: inTop[1], folder: top, date: Date.parse(at(3)) },
+      { id: inTop[0], folder: top, date: Date.parse(at(1)) },
+    ]);
+    const listings = userRequests(t.box, since).filter((r) => /\/messages\?/.test(r));
+    expect(listings).toHaveLength(1);
+    expect(listings[0]).toContain(`/mailFolders/${top}/messages`);
+
+    expect(
+      await provider.findSenderMessages({ from: 'deals@shop.example', scope: { folder: 'Inbox/News' } }),
+    ).toEqual([{ id: inNews, folder: news, date: Date.parse(at(2)) }]);
+    const older = await provider.findSenderMessages({
+      from: 'deals@shop.example',
+      scope: { folder: 'Newsletters' },
+      before: Date.parse(at(3)),
+    });
+    expect(older.map((m) => m.id)).toEqual([inTop[0]]);
+
+    t.box.deleteFolder(news);
+    expect(
+      await provider.findSenderMessages({ from: 'deals@shop.example', scope: { folder: 'Inbox/News' } }),
+    ).toEqual([]);
   });
 
   it('matches an address with a quote in it, escaped in the filter', async () => {
@@ -259,6 +302,30 @@ describe('moveMessages and restoreMoved', () => {
     const where = new Map<string, string>();
     for (const folder of [inbox, news]) for (const m of t.box.messagesIn(folder)) where.set(m.id, folder);
     for (const m of moved.slice(2)) expect(where.get(m.id)).toBe(m.origin);
+  });
+
+  it('puts mail an Inbox rule filed back in the Inbox by INBOX_ORIGIN', async () => {
+    const t = newMailbox('ruleorigin');
+    const news = t.box.addFolder('News', 'inbox');
+    for (let n = 1; n <= 2; n++) t.box.addMessage(news, mail('deals@shop.example', n));
+    t.box.addMessage(news, mail('friend@example.org', 3));
+    const provider = t.provider();
+    const found = await provider.findSenderMessages({
+      from: 'deals@shop.example',
+      scope: { folder: 'Inbox/News' },
+    });
+    expect(found).toHaveLength(2);
+
+    const since = Date.now();
+    const back = await provider.restoreMoved(
+      found.map((m) => ({ id: m.id, origin: INBOX_ORIGIN })),
+      { kind: 'folder', path: 'Inbox/News' },
+    );
+    expect(back).toEqual({ restored: 2, missing: 0 });
+    expect(subjects(t, 'inbox')).toEqual(['Mail 1', 'Mail 2']);
+    expect(subjects(t, news)).toEqual(['Mail 3']);
+    // Moved to the well-known inbox by name: no folder is looked up by the origin.
+    expect(userRequests(t.box, since).some((r) => r.includes('/mailFolders/INBOX'))).toBe(false);
   });
 
   it('refuses a folder the mailbox does not have; a restore from it finds everything missing', async () => {

@@ -2,7 +2,13 @@ import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImapProvider } from '#server/mail/imap/adapter.js';
 import { uidSets } from '#server/mail/imap/organise.js';
-import type { FoundMessage, MailProvider, MovedMessage, TrashedMessage } from '#server/mail/provider.js';
+import {
+  type FoundMessage,
+  INBOX_ORIGIN,
+  type MailProvider,
+  type MovedMessage,
+  type TrashedMessage,
+} from '#server/mail/provider.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { startCourier } from '#test/helpers/courier.js';
 import { startCyrus } from '#test/helpers/cyrus.js';
@@ -254,6 +260,48 @@ describe.each(PROFILES)('$name', (profile) => {
       expect(await imap.findSenderMessages({ from: 'nobody@x.com', scope: 'mail' })).toEqual([]);
       // A `before` past what a Date holds narrows nothing: everything is before it.
       expect(await findBefore(Number.MAX_SAFE_INTEGER)).toEqual(inMail);
+    } finally {
+      await close();
+    }
+    expect(proxy?.refused ?? []).toEqual([]);
+  });
+
+  it('finds a sender’s mail in one folder by its path (one search), none in a folder gone, and puts mail filed there back in INBOX by INBOX_ORIGIN', async () => {
+    const { seed, imap, user, close, inbox } = await newUser('scope');
+    const weekly = seed.path('Weekly');
+    const other = seed.path('Other');
+    try {
+      await seed.append(weekly, message(`News <${NEWS}>`, 'W1', 4));
+      await seed.append(weekly, message(NEWS, 'W2', 2));
+      await seed.append(weekly, message(`Evil <${NEWS}.evil>`, 'Look-alike', 1));
+      await seed.append(weekly, message(FRIEND, 'Hi', 1));
+      await seed.append(inbox, message(NEWS, 'In inbox', 1));
+      await seed.append(other, message(NEWS, 'Elsewhere', 3));
+      const at = (days: number) => daysAgo(days).getTime();
+
+      const { value: found, commands } = await commandsOf(() =>
+        imap.findSenderMessages({ from: NEWS, scope: { folder: weekly } }),
+      );
+      expect(found.map((m) => [m.folder, m.date])).toEqual([
+        [weekly, at(2)],
+        [weekly, at(4)],
+      ]);
+      for (const m of found) expect(m.id.startsWith(`${weekly}/`)).toBe(true);
+      if (proxy) expect(commands.filter((c) => c === 'UID SEARCH')).toHaveLength(1);
+      const before = await imap.findSenderMessages({ from: NEWS, scope: { folder: weekly }, before: at(3) });
+      expect(before.map((m) => m.date)).toEqual([at(4)]);
+      expect(await imap.findSenderMessages({ from: NEWS, scope: { folder: seed.path('Gone') } })).toEqual([]);
+
+      // Mail a rule filed straight into Weekly was never in the product's view of the inbox: INBOX_ORIGIN.
+      const back = found.map((m) => ({ id: m.id, origin: INBOX_ORIGIN }));
+      expect(await imap.restoreMoved(back, { kind: 'folder', path: weekly })).toEqual({
+        restored: 2,
+        missing: 0,
+      });
+      const after = await user.subjects();
+      expect(after[inbox]).toEqual(['In inbox', 'W1', 'W2']);
+      expect(after[weekly]).toEqual(['Hi', 'Look-alike']);
+      expect(after[other]).toEqual(['Elsewhere']);
     } finally {
       await close();
     }
