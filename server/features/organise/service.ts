@@ -21,6 +21,7 @@ import type { ProviderFactory } from '#server/mail/index.js';
 import {
   type Destination,
   type Folder,
+  INBOX_ORIGIN,
   MailAuthError,
   MailConnectionError,
   type MailProvider,
@@ -128,6 +129,32 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     // createFolder answers an existing folder of that name, which may be one nothing is filed into.
     if (!fileable(created)) throw new InvalidInputError(RULE_MESSAGES.folder);
     return created;
+  }
+
+  /**
+   * The provider's own filter (Gmail filter, Outlook Inbox rule) filed some of this check's new mail in the
+   * rule's folder before the product saw it: recorded as the rule's moves from the inbox, so that "Remove
+   * rule and put mail back" puts that mail back too, as it does where the check files (IMAP).
+   */
+  async function recordFiledByProvider(
+    provider: MailProvider,
+    sender: { id: string; mailboxId: string; address: string },
+    folder: string,
+    newMail: ReadonlyMap<string, ReadonlySet<string>>,
+  ): Promise<void> {
+    const fresh = newMail.get(sender.address);
+    if (!fresh || fresh.size === 0) return;
+    const filed = (await provider.findSenderMessages({ from: sender.address, scope: { folder } })).filter(
+      (m) => fresh.has(m.id),
+    );
+    if (filed.length === 0) return;
+    await repo.recordMoves(
+      { id: sender.mailboxId, senderId: sender.id },
+      'rule',
+      { kind: 'folder', path: folder },
+      filed.map((m) => ({ id: m.id, origin: INBOX_ORIGIN, previous: m.id })),
+      now(),
+    );
   }
 
   /** Ends a sender's rule: the provider's filter removed, the rule dropped; `restore` puts mail back. */
@@ -281,8 +308,9 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     async afterCheck(
       provider: MailProvider,
       mailboxId: string,
-      sendersWithNewMail: ReadonlySet<string>,
+      newMail: ReadonlyMap<string, ReadonlySet<string>>,
     ): Promise<void> {
+      const sendersWithNewMail = new Set(newMail.keys());
       const screened = (await repo.screenerOn(mailboxId)) ? await repo.screenedSenders(mailboxId) : [];
       const waiting = screened.filter((s) => sendersWithNewMail.has(s.address));
       if (waiting.length > 0) {
@@ -302,6 +330,9 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         const due = rule.nextDueAt !== null && rule.nextDueAt <= at;
         if (!due && !sendersWithNewMail.has(address)) continue;
         try {
+          if (rule.providerRef && rule.folder !== null) {
+            await recordFiledByProvider(provider, { id: senderId, mailboxId, address }, rule.folder, newMail);
+          }
           const run = await applyRule(
             provider,
             address,

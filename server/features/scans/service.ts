@@ -57,7 +57,8 @@ export function createScansService({
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
         const blocked = await repo.ownBlockedAddresses(mailboxId);
         const blockedSeen = new Set<string>();
-        const sendersWithNewMail = new Set<string>();
+        // The check's new mail by sender: provider ids (rules and the Screener act on these senders).
+        const newMail = new Map<string, Set<string>>();
         // The adapter fetches the next batch while this one commits (the mail server and the database
         // work at once).
         for await (const batch of readAhead(batches)) {
@@ -79,7 +80,11 @@ export function createScansService({
           for (const m of batch.messages) {
             const address = fromCache.get(m.fields.from ?? '')?.address;
             if (address && blocked.has(address)) blockedSeen.add(address);
-            if (address && isCheck) sendersWithNewMail.add(address);
+            if (address && isCheck) {
+              const ids = newMail.get(address) ?? new Set<string>();
+              ids.add(m.id);
+              newMail.set(address, ids);
+            }
           }
         }
         // New mail from a blocked sender goes to the trash at this check, unless the user kept the
@@ -94,7 +99,7 @@ export function createScansService({
         }
         if (isCheck && organise) {
           try {
-            await organise.afterCheck(provider, mailboxId, sendersWithNewMail);
+            await organise.afterCheck(provider, mailboxId, newMail);
           } catch (error) {
             if (error instanceof MailAuthError) throw error;
             // The mail is counted; rules and the Screener try again at the next check.
