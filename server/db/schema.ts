@@ -200,6 +200,8 @@ export interface SenderRulesTable {
   provider_ref: string | null;
   /** When a message of the sender next ages past expire_after_days; null: only new mail needs the rule. */
   next_due_at: number | null;
+  /** What the rule keeps (ids, folders, dates as JSON), so a check need not search the mailbox; null: unknown. */
+  tracked: string | null;
   created_at: number;
   updated_at: number;
 }

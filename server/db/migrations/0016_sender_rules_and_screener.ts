@@ -14,6 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expire_action', 'text')
     .addColumn('provider_ref', 'text')
     .addColumn('next_due_at', 'bigint')
+    .addColumn('tracked', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();

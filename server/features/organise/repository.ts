@@ -3,6 +3,7 @@ import type { Db } from '#server/db/index.js';
 import type { SubscriptionCategory } from '#server/db/schema.js';
 import type { Destination, MovedMessage, TrashedMessage } from '#server/mail/provider.js';
 import { followMoves } from '../mailboxes/repository.js';
+import type { TrackedMessage } from './engine.js';
 
 // SQL of organising: sender rules, the moves rules and the Screener made (ids and folders, for undo),
 // and the Screener's switch per mailbox and mark per sender.
@@ -16,6 +17,8 @@ export interface StoredRule {
   expireAction: ExpireAction | null;
   providerRef: string | null;
   nextDueAt: number | null;
+  /** What the rule keeps, as its last run left it (engine.ts); null: not known. */
+  tracked: TrackedMessage[] | null;
 }
 
 /** A sender of the user, as organising needs it. */
@@ -150,6 +153,7 @@ export function createOrganiseRepository(db: Db) {
         expire_action: rule.expireAction,
         provider_ref: rule.providerRef,
         next_due_at: rule.nextDueAt,
+        tracked: rule.tracked === null ? null : JSON.stringify(rule.tracked),
         updated_at: now,
       };
       await db
@@ -159,10 +163,17 @@ export function createOrganiseRepository(db: Db) {
         .execute();
     },
 
-    async setNextDue(senderId: string, nextDueAt: number | null): Promise<void> {
+    /** What a run of the rule left: when it is next due, and what it keeps. */
+    async saveRun(
+      senderId: string,
+      run: { nextDueAt: number | null; tracked: TrackedMessage[] | null },
+    ): Promise<void> {
       await db
         .updateTable('sender_rules')
-        .set({ next_due_at: nextDueAt })
+        .set({
+          next_due_at: run.nextDueAt,
+          tracked: run.tracked === null ? null : JSON.stringify(run.tracked),
+        })
         .where('sender_id', '=', senderId)
         .execute();
     },
@@ -348,6 +359,7 @@ function toRule(row: {
   expire_action: 'trash' | 'archive' | null;
   provider_ref: string | null;
   next_due_at: number | string | null;
+  tracked: string | null;
 }): StoredRule {
   return {
     folder: row.folder,
@@ -357,6 +369,7 @@ function toRule(row: {
     expireAction: row.expire_action,
     providerRef: row.provider_ref,
     nextDueAt: row.next_due_at === null ? null : Number(row.next_due_at),
+    tracked: row.tracked === null ? null : (JSON.parse(row.tracked) as TrackedMessage[]),
   };
 }
 

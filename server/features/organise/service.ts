@@ -21,6 +21,7 @@ import type { ProviderFactory } from '#server/mail/index.js';
 import {
   type Destination,
   type Folder,
+  type FoundMessage,
   INBOX_ORIGIN,
   MailAuthError,
   MailConnectionError,
@@ -140,10 +141,10 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     provider: MailProvider,
     sender: { id: string; mailboxId: string; address: string },
     folder: string,
-    newMail: ReadonlyMap<string, ReadonlySet<string>>,
+    newMail: ReadonlyMap<string, FoundMessage[]>,
   ): Promise<void> {
-    const fresh = newMail.get(sender.address);
-    if (!fresh || fresh.size === 0) return;
+    const fresh = new Set((newMail.get(sender.address) ?? []).map((m) => m.id));
+    if (fresh.size === 0) return;
     const filed = (await provider.findSenderMessages({ from: sender.address, scope: { folder } })).filter(
       (m) => fresh.has(m.id),
     );
@@ -218,10 +219,11 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           expireAction: wanted.expireAfterDays === null ? null : wanted.expireAction,
           providerRef,
           nextDueAt: null,
+          tracked: null,
         };
         await repo.saveRule({ id: sender.id, mailboxId: sender.mailboxId }, rule, now());
         const run = await applyRule(provider, sender.address, rule, now(), recorder(sender, 'rule'));
-        await repo.setNextDue(sender.id, run.nextDueAt);
+        await repo.saveRun(sender.id, run);
         return { rule: toContract(rule), applied: run.applied };
       });
     },
@@ -308,7 +310,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     async afterCheck(
       provider: MailProvider,
       mailboxId: string,
-      newMail: ReadonlyMap<string, ReadonlySet<string>>,
+      newMail: ReadonlyMap<string, FoundMessage[]>,
     ): Promise<void> {
       const sendersWithNewMail = new Set(newMail.keys());
       const screened = (await repo.screenerOn(mailboxId)) ? await repo.screenedSenders(mailboxId) : [];
@@ -339,8 +341,9 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
             rule,
             at,
             recorder({ id: senderId, mailboxId }, 'rule'),
+            newMail.get(address) ?? [],
           );
-          await repo.setNextDue(senderId, run.nextDueAt);
+          await repo.saveRun(senderId, run);
         } catch (error) {
           if (error instanceof MailAuthError) throw error;
           // One rule that cannot run now (a folder deleted in the mail client) spares the others.

@@ -2,7 +2,7 @@ import { readAhead } from '#server/lib/read-ahead.js';
 import type { Live } from '#server/live/index.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { ProviderFactory } from '#server/mail/index.js';
-import { MailAuthError } from '#server/mail/provider.js';
+import { type FoundMessage, MailAuthError } from '#server/mail/provider.js';
 import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
@@ -57,8 +57,8 @@ export function createScansService({
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
         const blocked = await repo.ownBlockedAddresses(mailboxId);
         const blockedSeen = new Set<string>();
-        // The check's new mail by sender: provider ids (rules and the Screener act on these senders).
-        const newMail = new Map<string, Set<string>>();
+        // The check's new mail by sender, where it arrived (rules and the Screener act on these senders).
+        const newMail = new Map<string, FoundMessage[]>();
         // The adapter fetches the next batch while this one commits (the mail server and the database
         // work at once).
         for await (const batch of readAhead(batches)) {
@@ -81,9 +81,9 @@ export function createScansService({
             const address = fromCache.get(m.fields.from ?? '')?.address;
             if (address && blocked.has(address)) blockedSeen.add(address);
             if (address && isCheck) {
-              const ids = newMail.get(address) ?? new Set<string>();
-              ids.add(m.id);
-              newMail.set(address, ids);
+              const found = newMail.get(address) ?? [];
+              found.push({ id: m.id, folder: m.folder, date: m.date });
+              newMail.set(address, found);
             }
           }
         }
