@@ -2,21 +2,26 @@ import type { RuleApplied } from '#contract/api.js';
 import type { Destination, FoundMessage, MailProvider, MovedMessage } from '#server/mail/provider.js';
 import type { StoredRule } from './repository.js';
 
-// Applying one sender's rule to its mailbox (docs/decisions/079-sender-rules.md): the folder first (the
-// inbox's mail of the sender is filed), then keepNewest (all but the newest N of its mail, wherever it is,
-// to the trash), then expireAfterDays (what is older than N days to the trash or the archive). Every move
-// is reported to `record` so that it can be undone.
+// Applying sender rules to a mailbox (docs/decisions/079-sender-rules.md): the folder first (the inbox's
+// mail of the sender is filed), then keepNewest (all but the newest N of its mail, wherever it is, to the
+// trash), then expireAfterDays (what is older than N days to the trash or the archive). Each message is
+// moved once, straight to where the steps leave it (a message filed and trashed in one run goes from the
+// inbox to the trash), and every move is reported to its rule's `record` so that it can be undone.
 //
 // Saving a rule reads the sender's mail from the mailbox (findSenderMessages). What the rule keeps is then
 // remembered with it (`tracked`: ids, folders, dates; never content), so a check applies the rule to that
-// list and to the check's new mail without searching the mailbox again: a search per rule would cost the
-// daily check of a large mailbox many times what the check itself costs (docs/benchmarks.md).
+// list and to the check's new mail without searching the mailbox, and the moves of all the rules of a
+// check go out together, one call per destination: a search and a move per rule would cost the daily check
+// of a large mailbox many times what the check itself costs (docs/benchmarks.md).
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest list remembered per rule; a sender with more mail is read from the mailbox each time. */
 export const TRACKED_MAX = 1000;
 
-/** A message the rule keeps: where it is, and whether the rule archived it already. */
+/**
+ * A message a rule keeps, and whether the rule archived it already. `folder` is where it was found or
+ * filed; after a move to the archive it still names the folder before (the id, on IMAP, names the archive).
+ */
 export interface TrackedMessage extends FoundMessage {
   archived?: boolean;
 }
@@ -31,94 +36,164 @@ export interface RuleRun {
 
 export type RecordMoves = (destination: Destination, moved: MovedMessage[]) => Promise<void>;
 
-type RuleParts = Pick<
+export type RuleParts = Pick<
   StoredRule,
   'folder' | 'keepNewest' | 'expireAfterDays' | 'expireAction' | 'providerRef' | 'tracked'
 >;
 
+/** One rule to apply: its sender, the rule, where its moves are recorded, and a check's new mail. */
+export interface RuleTask {
+  address: string;
+  rule: RuleParts;
+  record: RecordMoves;
+  /** A check's new mail of the sender; absent when the rule is being saved (the mailbox is read). */
+  fresh?: FoundMessage[];
+}
+
+type Target = 'folder' | 'trash' | 'archive';
+
+interface Plan {
+  task: RuleTask;
+  /** Each message to move, with where it goes. */
+  moves: Array<{ message: TrackedMessage; target: Target }>;
+  /** What the rule keeps, as it will be once the moves are made. */
+  kept: TrackedMessage[];
+  nextDueAt: number | null;
+  counting: boolean;
+}
+
+/** Applies one rule (saving it): reads the mailbox, moves, answers what it did. */
+export async function applyRule(provider: MailProvider, task: RuleTask, now: number): Promise<RuleRun> {
+  const [run] = await applyRules(provider, [task], now);
+  return run!;
+}
+
 /**
- * Applies the rule. `fresh`: a check's new mail of the sender; with it and a remembered list, the mailbox
- * is not searched. Without (saving the rule) or with nothing remembered, the mailbox is read.
+ * Applies rules together (a check): each is planned on what it remembers and the check's new mail (or on
+ * the mailbox, when it remembers nothing), then every move goes out grouped by destination.
  */
-export async function applyRule(
-  provider: MailProvider,
-  address: string,
-  rule: RuleParts,
-  now: number,
-  record: RecordMoves,
-  fresh?: FoundMessage[],
-): Promise<RuleRun> {
-  const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
-  /** Moves, records, and answers the messages where they are now (ids change on IMAP). */
-  const move = async (messages: TrackedMessage[], destination: Destination): Promise<TrackedMessage[]> => {
-    if (messages.length === 0) return [];
-    const renamed = new Map<string, MovedMessage>();
-    const result = await provider.moveMessages(messages, destination, async (moved) => {
-      for (const m of moved) renamed.set(m.previous, m);
-      await record(destination, moved);
-    });
-    if (destination.kind === 'folder') applied.moved += result.moved;
-    else if (destination.kind === 'trash') applied.trashed += result.moved;
-    else applied.archived += result.moved;
-    return messages.map((m) => {
+export async function applyRules(provider: MailProvider, tasks: RuleTask[], now: number): Promise<RuleRun[]> {
+  const plans: Plan[] = [];
+  for (const task of tasks) plans.push(plan(task, await gather(provider, task), now));
+  const renamed = await carryOut(provider, plans);
+  return plans.map((p) => {
+    const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
+    for (const { message, target } of p.moves) {
+      if (!renamed.has(message.id)) continue;
+      if (target === 'folder') applied.moved += 1;
+      else if (target === 'trash') applied.trashed += 1;
+      else applied.archived += 1;
+    }
+    const kept = p.kept.map((m) => {
       const after = renamed.get(m.id);
-      const folder = destination.kind === 'folder' ? destination.path : m.folder;
-      return after
-        ? { ...m, id: after.id, folder, archived: destination.kind === 'archive' || m.archived }
-        : m;
+      return after ? { ...m, id: after.id } : m;
     });
-  };
+    return {
+      applied,
+      nextDueAt: p.nextDueAt,
+      tracked: !p.counting || kept.length > TRACKED_MAX ? null : kept,
+    };
+  });
+}
+
+/** The sender's mail the rule works on, newest first, and which of it is in the inbox to be filed. */
+async function gather(
+  provider: MailProvider,
+  { address, rule, fresh }: RuleTask,
+): Promise<{ mail: TrackedMessage[]; toFile: Set<string> }> {
   const counting = rule.keepNewest !== null || rule.expireAfterDays !== null;
-  const quick = fresh !== undefined && (rule.tracked !== null || !counting);
-
-  let mail: TrackedMessage[];
-  if (quick) {
-    // The check's new mail: what arrived in the inbox is filed (unless the provider's own filter did).
-    let arrived: TrackedMessage[] = fresh;
-    if (rule.folder !== null && !rule.providerRef) {
-      const inInbox = arrived.filter((m) => m.folder.toUpperCase() === 'INBOX');
-      const filed = await move(inInbox, { kind: 'folder', path: rule.folder });
-      const byId = new Map(inInbox.map((m, i) => [m.id, filed[i]!]));
-      arrived = arrived.map((m) => byId.get(m.id) ?? m);
-    }
-    if (!counting) return { applied, nextDueAt: null, tracked: null };
-    mail = newestFirst(dedupe([...arrived, ...(rule.tracked ?? [])]));
-  } else {
-    if (rule.folder !== null) {
-      const inInbox = await provider.findSenderMessages({ from: address, scope: 'inbox' });
-      await move(inInbox, { kind: 'folder', path: rule.folder });
-    }
-    if (!counting) return { applied, nextDueAt: null, tracked: null };
-    // Newest first, wherever the sender's mail is now (the folder step may just have moved it).
-    mail = await provider.findSenderMessages({ from: address, scope: 'mail' });
+  // Where the provider has its own filter, it filed the new mail as it arrived.
+  const filing = rule.folder !== null && !(fresh && rule.providerRef);
+  if (fresh && (rule.tracked !== null || !counting)) {
+    const toFile = new Set(
+      filing ? fresh.filter((m) => m.folder.toUpperCase() === 'INBOX').map((m) => m.id) : [],
+    );
+    return { mail: counting ? newestFirst(dedupe([...fresh, ...(rule.tracked ?? [])])) : fresh, toFile };
   }
+  const inInbox = filing ? await provider.findSenderMessages({ from: address, scope: 'inbox' }) : [];
+  const toFile = new Set(inInbox.map((m) => m.id));
+  const mail = counting ? await provider.findSenderMessages({ from: address, scope: 'mail' }) : inInbox;
+  return { mail, toFile };
+}
 
-  if (rule.keepNewest !== null && mail.length > rule.keepNewest) {
-    await move(mail.slice(rule.keepNewest), { kind: 'trash' });
-    mail = mail.slice(0, rule.keepNewest);
+function plan(
+  task: RuleTask,
+  { mail, toFile }: { mail: TrackedMessage[]; toFile: Set<string> },
+  now: number,
+): Plan {
+  const { rule } = task;
+  const counting = rule.keepNewest !== null || rule.expireAfterDays !== null;
+  const target = new Map<string, Target>();
+  if (rule.folder !== null) for (const id of toFile) target.set(id, 'folder');
+  const folder = rule.folder;
+  let kept = counting ? mail.map((m) => (folder !== null && toFile.has(m.id) ? { ...m, folder } : m)) : [];
+  if (rule.keepNewest !== null && kept.length > rule.keepNewest) {
+    for (const m of kept.slice(rule.keepNewest)) target.set(m.id, 'trash');
+    kept = kept.slice(0, rule.keepNewest);
   }
   let nextDueAt: number | null = null;
   if (rule.expireAfterDays !== null) {
     const limit = rule.expireAfterDays * DAY_MS;
     const cutoff = now - limit;
-    // An undated message cannot age: it is left where it is. What the rule archived stays the sender's
-    // mail (keepNewest counts it), and is not archived again.
-    const old = mail.filter((m) => m.date !== null && m.date < cutoff && !m.archived);
-    if (rule.expireAction === 'archive') {
-      const archived = await move(old, { kind: 'archive' });
-      const byId = new Map(old.map((m, i) => [m.id, archived[i]!]));
-      mail = mail.map((m) => byId.get(m.id) ?? m);
-    } else {
-      const gone = new Set(old.map((m) => m.id));
-      await move(old, { kind: 'trash' });
-      mail = mail.filter((m) => !gone.has(m.id));
+    const archive = rule.expireAction === 'archive';
+    // An undated message cannot age. What the rule archived stays the sender's mail (keepNewest counts it)
+    // and is not archived again.
+    const next: TrackedMessage[] = [];
+    for (const m of kept) {
+      if (m.date !== null && m.date < cutoff && !m.archived) {
+        target.set(m.id, archive ? 'archive' : 'trash');
+        if (archive) next.push({ ...m, archived: true });
+        continue;
+      }
+      next.push(m);
+      if (m.date !== null && !m.archived && m.date >= cutoff) {
+        nextDueAt = nextDueAt === null ? m.date + limit : Math.min(nextDueAt, m.date + limit);
+      }
     }
-    for (const m of mail) {
-      if (m.date === null || m.date < cutoff || m.archived) continue;
-      nextDueAt = nextDueAt === null ? m.date + limit : Math.min(nextDueAt, m.date + limit);
+    kept = next;
+  }
+  const byId = new Map(mail.map((m) => [m.id, m]));
+  const moves = [...target].map(([id, to]) => ({ message: byId.get(id)!, target: to }));
+  return { task, moves: moves.filter((m) => m.message), kept, nextDueAt, counting };
+}
+
+/**
+ * The plans' moves, one moveMessages per destination (each rule's folder, the trash, the archive), each
+ * move recorded under its own rule. Answers the new place of each message moved, by its id before.
+ */
+async function carryOut(provider: MailProvider, plans: Plan[]): Promise<Map<string, MovedMessage>> {
+  const groups = new Map<
+    string,
+    { destination: Destination; items: Array<{ message: TrackedMessage; owner: Plan }> }
+  >();
+  for (const p of plans) {
+    for (const { message, target } of p.moves) {
+      const destination: Destination =
+        target === 'folder' ? { kind: 'folder', path: p.task.rule.folder! } : { kind: target };
+      const key = JSON.stringify(destination);
+      const group = groups.get(key) ?? { destination, items: [] };
+      group.items.push({ message, owner: p });
+      groups.set(key, group);
     }
   }
-  return { applied, nextDueAt, tracked: mail.length > TRACKED_MAX ? null : mail };
+  const renamed = new Map<string, MovedMessage>();
+  for (const { destination, items } of groups.values()) {
+    const owners = new Map(items.map((i) => [i.message.id, i.owner]));
+    await provider.moveMessages(
+      items.map((i) => i.message),
+      destination,
+      async (moved) => {
+        const byOwner = new Map<Plan, MovedMessage[]>();
+        for (const m of moved) {
+          renamed.set(m.previous, m);
+          const owner = owners.get(m.previous);
+          if (owner) byOwner.set(owner, [...(byOwner.get(owner) ?? []), m]);
+        }
+        for (const [owner, list] of byOwner) await owner.task.record(destination, list);
+      },
+    );
+  }
+  return renamed;
 }
 
 function dedupe(messages: TrackedMessage[]): TrackedMessage[] {

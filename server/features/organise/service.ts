@@ -29,7 +29,7 @@ import {
 } from '#server/mail/provider.js';
 import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { Repositories } from '../repositories.js';
-import { applyRule } from './engine.js';
+import { applyRule, applyRules, type RuleTask } from './engine.js';
 import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
 
 // Organising what stays (docs/decisions/079-sender-rules.md, 080-the-screener.md): sender rules (a folder,
@@ -222,7 +222,11 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           tracked: null,
         };
         await repo.saveRule({ id: sender.id, mailboxId: sender.mailboxId }, rule, now());
-        const run = await applyRule(provider, sender.address, rule, now(), recorder(sender, 'rule'));
+        const run = await applyRule(
+          provider,
+          { address: sender.address, rule, record: recorder(sender, 'rule') },
+          now(),
+        );
         await repo.saveRun(sender.id, run);
         return { rule: toContract(rule), applied: run.applied };
       });
@@ -327,29 +331,29 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         }
       }
       const at = now();
+      const due: Array<{ senderId: string; task: RuleTask }> = [];
       for (const { senderId, address, blocked, rule } of await repo.rulesOfMailbox(mailboxId)) {
         if (blocked) continue;
-        const due = rule.nextDueAt !== null && rule.nextDueAt <= at;
-        if (!due && !sendersWithNewMail.has(address)) continue;
+        const aged = rule.nextDueAt !== null && rule.nextDueAt <= at;
+        if (!aged && !sendersWithNewMail.has(address)) continue;
         try {
           if (rule.providerRef && rule.folder !== null) {
             await recordFiledByProvider(provider, { id: senderId, mailboxId, address }, rule.folder, newMail);
           }
-          const run = await applyRule(
-            provider,
-            address,
-            rule,
-            at,
-            recorder({ id: senderId, mailboxId }, 'rule'),
-            newMail.get(address) ?? [],
-          );
-          await repo.saveRun(senderId, run);
         } catch (error) {
           if (error instanceof MailAuthError) throw error;
-          // One rule that cannot run now (a folder deleted in the mail client) spares the others.
-          log?.warn({ senderId, err: (error as Error).message }, 'sender rule not applied');
+          log?.warn({ senderId, err: (error as Error).message }, 'filed mail not recorded');
         }
+        const record = recorder({ id: senderId, mailboxId }, 'rule');
+        due.push({ senderId, task: { address, rule, record, fresh: newMail.get(address) ?? [] } });
       }
+      if (due.length === 0) return;
+      const runs = await applyRules(
+        provider,
+        due.map((d) => d.task),
+        at,
+      );
+      for (const [n, run] of runs.entries()) await repo.saveRun(due[n]!.senderId, run);
     },
   };
 }
