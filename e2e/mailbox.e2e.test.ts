@@ -120,14 +120,15 @@ describe('connecting a mailbox in the browser', () => {
     await screenshot(page, 'kept-1280');
 
     await page.goto(`${product.url}/genie/accounts`);
-    await page.getByText(YAHOO).waitFor();
+    // Exact: the Screener switch's label names the mailbox too, for screen readers.
+    await page.getByText(YAHOO, { exact: true }).waitFor();
     await screenshot(page, 'accounts-1280');
     await page.getByRole('button', { name: 'Remove' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Confirm Email Account Deletion').waitFor();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByText(YAHOO).count()).toBe(0);
+    await expect.poll(() => page.getByText(YAHOO, { exact: true }).count()).toBe(0);
 
     await page.goto(`${product.url}/genie/subscriptions`);
     await page.getByText('Subscriptions Left to Review').waitFor();
