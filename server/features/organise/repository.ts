@@ -1,6 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { ExpireAction } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
-import type { SubscriptionCategory } from '#server/db/schema.js';
+import type { SenderRulesTable, SubscriptionCategory } from '#server/db/schema.js';
 import type { Destination, MovedMessage, TrashedMessage } from '#server/mail/provider.js';
 import { followMoves } from '../mailboxes/repository.js';
 import type { TrackedMessage } from './engine.js';
@@ -351,16 +352,10 @@ export function createOrganiseRepository(db: Db) {
   };
 }
 
-function toRule(row: {
-  folder: string | null;
-  folder_name: string | null;
-  keep_newest: number | null;
-  expire_after_days: number | null;
-  expire_action: 'trash' | 'archive' | null;
-  provider_ref: string | null;
-  next_due_at: number | string | null;
-  tracked: string | null;
-}): StoredRule {
+/** A stored rule row as the service sees it (PostgreSQL answers bigint columns as strings). */
+function toRule(
+  row: Omit<Selectable<SenderRulesTable>, 'sender_id' | 'mailbox_id' | 'created_at' | 'updated_at'>,
+): StoredRule {
   return {
     folder: row.folder,
     folderName: row.folder_name,

@@ -61,7 +61,11 @@ export const organiseRoutes: FastifyPluginAsyncZod<OrganiseRouteOptions> = async
 
   app.get(
     API.mailboxFolders,
-    { schema: { querystring: mailboxFoldersQuerySchema, response: { 200: mailboxFoldersResponseSchema } } },
+    {
+      // It reaches the user's mail server, as the writes do.
+      preHandler: userRateLimit,
+      schema: { querystring: mailboxFoldersQuerySchema, response: { 200: mailboxFoldersResponseSchema } },
+    },
     async (request) => organise.folders(request.user.userId, request.query.email),
   );
 
