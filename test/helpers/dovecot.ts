@@ -24,6 +24,8 @@ export interface Dovecot {
   deliver(user: string, folder: string, raw: string | Buffer, flags?: string): Promise<void>;
   /** Messages in a folder, as the user's IMAP STATUS reports them. */
   count(user: DovecotUser, folder: string): Promise<number>;
+  /** Runs `use` with an ImapFlow client logged in as the user (the user's own mail client), logged out after. */
+  withClient<T>(user: DovecotUser, use: (client: ImapFlow) => Promise<T>): Promise<T>;
   /** MAIL_PROVIDER_OVERRIDES pointing Yahoo's IMAP at this Dovecot (and its SMTP at `smtpPort`). */
   yahooOverrides(smtpPort?: number): string;
   log(): Promise<string>;
@@ -184,7 +186,13 @@ namespace inbox {
       await writeFile(file, raw);
       await chown(file, NOBODY, NOBODY);
     },
-    async count({ user, password }, folder) {
+    count(user, folder) {
+      return dovecot.withClient(user, async (imap) => {
+        const status = await imap.status(folder, { messages: true });
+        return status ? (status.messages ?? 0) : 0;
+      });
+    },
+    async withClient({ user, password }, use) {
       const imap = new ImapFlow({
         host: '127.0.0.1',
         port,
@@ -194,8 +202,7 @@ namespace inbox {
       });
       await imap.connect();
       try {
-        const status = await imap.status(folder, { messages: true });
-        return status ? (status.messages ?? 0) : 0;
+        return await use(imap);
       } finally {
         await imap.logout();
       }

@@ -1,7 +1,7 @@
-import { ImapFlow } from 'imapflow';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmailAccount, Subscription } from '#contract/api.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
+import { checkMailbox, folderRule, listNews } from '#test/fixtures/sender-rules.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -18,30 +18,13 @@ const { dovecot, stripe } = peersForThisFile({
   stripe: () => startStripeFake(),
 });
 
-const news = (address: string, subject: string, days: number) =>
-  rawMessage({
-    from: `News <${address}>`,
-    subject,
-    date: daysAgo(days),
-    listUnsubscribe: `<mailto:leave@${address.split('@')[1]}>`,
-  });
+const news = listNews;
 
 /** Folder names of the user's mailbox, as its IMAP server lists them. */
-async function folderNames(user: { email: string; password: string }): Promise<string[]> {
-  const client = new ImapFlow({
-    host: '127.0.0.1',
-    port: dovecot.port,
-    secure: false,
-    auth: { user: user.email, pass: user.password },
-    logger: false,
-  });
-  await client.connect();
-  try {
-    return (await client.list()).map((f) => f.path);
-  } finally {
-    await client.logout();
-  }
-}
+const folderNames = (user: { email: string; password: string }): Promise<string[]> =>
+  dovecot.withClient({ user: user.email, password: user.password }, async (client) =>
+    (await client.list()).map((f) => f.path),
+  );
 
 describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialect) => {
   const open: YahooUser[] = [];
@@ -64,11 +47,7 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     };
     const count = (folder: string) => dovecot.count({ user: user.email, password: user.password }, folder);
     /** Runs the check for new mail once, as the scheduler would. */
-    const check = async () => {
-      const mailbox = await t.db.selectFrom('mailboxes').select('id').executeTakeFirstOrThrow();
-      await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox.id }, { key: `mailbox:${mailbox.id}` });
-      await t.app.jobs.idle();
-    };
+    const check = () => checkMailbox(t);
     const deliver = (raw: string, folder = 'INBOX') => dovecot.deliver(user.email, folder, raw);
     return { ...user, list, row, count, check, deliver };
   }
@@ -83,13 +62,7 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     const put = await u.client.put(`/sender-rules/${id}`, { rule: { folder: 'Newsletters' } });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toEqual({
-      rule: {
-        folder: 'Newsletters',
-        folderName: 'Newsletters',
-        keepNewest: null,
-        expireAfterDays: null,
-        expireAction: null,
-      },
+      rule: folderRule('Newsletters', 'Newsletters'),
       applied: { moved: 2, trashed: 0, archived: 0 },
     });
     expect([await u.count('INBOX'), await u.count('Newsletters')]).toEqual([1, 2]);

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
-import { GmailClient } from '#server/mail/gmail/client.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { allIds, header } from '#test/fixtures/gmail.js';
 import { consentWithGoogle, googleSignInEnv, signUpAndScan } from '#test/fixtures/oauth.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
+import { gmailAccount } from '#test/fixtures/sender-rules.js';
 import { type Client, DIALECTS } from '#test/helpers/app.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
@@ -29,16 +28,8 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
 
   /** A user signed up with Google whose Gmail mailbox holds `specs`, scanned. */
   async function connected(label: string, specs: MessageSpec[]) {
-    const email = `${label}-${randomBytes(4).toString('hex')}@gmail.test`;
     // The emulator's own grant of the account, to look at the mailbox afterwards.
-    const { refreshToken } = await emu.addUser(email);
-    const observer = new GmailClient({
-      refreshToken,
-      clientId: emu.clientId,
-      clientSecret: emu.clientSecret,
-      baseUrl: emu.baseUrl,
-      pace: false,
-    });
+    const { email, observer } = await gmailAccount(emu, label);
     const seeded = emu.insert(email, specs);
     const { client, byAddress } = await signUpAndScan(t.app, 'google', email, consent);
     return { client, email, observer, seeded, byAddress };

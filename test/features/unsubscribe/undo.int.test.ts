@@ -1,10 +1,10 @@
-import { ImapFlow } from 'imapflow';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
 import type { TrashedMessage } from '#server/mail/provider.js';
 import { newGmailMailbox } from '#test/fixtures/gmail.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
+import { checkMailbox, listNews } from '#test/fixtures/sender-rules.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
 import { type MessageSpec, startGoogleEmulator } from '#test/helpers/google-emulator.js';
@@ -26,26 +26,15 @@ const { dovecot, sender, emu, graph } = peersForThisFile({
 });
 
 /** Expunges the first message of a folder, as a user emptying part of the trash would. */
-async function expungeOne(user: string, password: string, folder: string): Promise<void> {
-  const client = new ImapFlow({
-    host: '127.0.0.1',
-    port: dovecot.port,
-    secure: false,
-    auth: { user, pass: password },
-    logger: false,
-  });
-  await client.connect();
-  try {
+const expungeOne = (user: string, password: string, folder: string): Promise<void> =>
+  dovecot.withClient({ user, password }, async (client) => {
     const lock = await client.getMailboxLock(folder);
     try {
       await client.messageDelete('1');
     } finally {
       lock.release();
     }
-  } finally {
-    await client.logout();
-  }
-}
+  });
 
 describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
   const open: YahooUser[] = [];
@@ -71,13 +60,7 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
     return { ...user, idOf, count };
   }
 
-  const news = (address: string, subject: string, days: number) =>
-    rawMessage({
-      from: `News <${address}>`,
-      subject,
-      date: daysAgo(days),
-      listUnsubscribe: `<mailto:leave@${address.split('@')[1]}>`,
-    });
+  const news = listNews;
 
   it('undoes a block: the rule lifted, the trashed mail back in its folders, the deleted counted out', async () => {
     const user = await connected(
@@ -143,9 +126,7 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
     // Mail of the blocked sender arrives later; the daily check applies the block's rule to it.
     await dovecot.deliver(email, 'INBOX', news('late@shop.example', 'C', 1));
     await dovecot.deliver(email, 'INBOX', news('late@shop.example', 'D', 0));
-    const [mailbox] = await t.db.selectFrom('mailboxes').select('id').execute();
-    await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox!.id }, { key: `mailbox:${mailbox!.id}` });
-    await t.app.jobs.idle();
+    await checkMailbox(t);
     expect([await count('INBOX'), await count('Trash')]).toEqual([0, 4]);
 
     const undone = await client.post('/unblock-subscription', { subscriptionId: id });

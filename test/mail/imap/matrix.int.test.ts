@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImapProvider, type ImapProviderOptions } from '#server/mail/imap/adapter.js';
-import type { HeaderBatch, MailProvider, MessageHeaders, TrashedMessage } from '#server/mail/provider.js';
-import { peersForThisFile } from '#test/fixtures/peers.js';
-import { startCourier } from '#test/helpers/courier.js';
-import { startCyrus } from '#test/helpers/cyrus.js';
-import { startDovecot } from '#test/helpers/dovecot.js';
-import { HIDEABLE, type ImapProxy, type ImapProxyOptions, startImapProxy } from '#test/helpers/imap-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { createImapProvider } from '#server/mail/imap/adapter.js';
+import type { HeaderBatch, MessageHeaders, TrashedMessage } from '#server/mail/provider.js';
+import {
+  type ImapProfile,
+  imapProfileRun,
+  imapServersForThisFile,
+  testAccount,
+} from '#test/fixtures/imap-profiles.js';
+import { HIDEABLE, startImapProxy } from '#test/helpers/imap-proxy.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
@@ -20,25 +22,9 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // Dovecot (Debian's dovecot-imapd), Courier IMAP 5 and Cyrus IMAP 3.6 (Debian's courier-imap and
 // cyrus-imapd, unpacked by scripts/system-deps.mjs: helpers/courier.ts, helpers/cyrus.ts).
-const { dovecot, courier, cyrus } = peersForThisFile({
-  dovecot: () => startDovecot(),
-  courier: () => startCourier(),
-  cyrus: () => startCyrus(),
-});
+const { dovecot, courier, cyrus } = imapServersForThisFile();
 
-interface Backend {
-  host: string;
-  port: number;
-  addUser(account: { user: string; password: string }): Promise<void>;
-}
-
-interface Profile {
-  name: string;
-  server: () => Backend;
-  proxy: Omit<ImapProxyOptions, 'upstream'> | null;
-}
-
-const PROFILES: Profile[] = [
+const PROFILES: ImapProfile[] = [
   { name: 'Dovecot', server: () => dovecot, proxy: null },
   { name: 'Dovecot, SELECT without UIDNEXT', server: () => dovecot, proxy: { stripUidNext: true } },
   ...HIDEABLE.map((cap) => ({
@@ -84,40 +70,11 @@ const all = (batches: HeaderBatch[]): MessageHeaders[] => batches.flatMap((b) =>
 const bySubject = (messages: MessageHeaders[]) =>
   Object.fromEntries(messages.map((m) => [m.fields.subject, [m.folder, m.seen]]));
 
-let serial = 0;
-
 describe.each(PROFILES)('$name', (profile) => {
-  let proxy: ImapProxy | null = null;
-  const opened: MailProvider[] = [];
-
-  beforeAll(async () => {
-    const { host, port } = profile.server();
-    if (profile.proxy) proxy = await startImapProxy({ upstream: { host, port }, ...profile.proxy });
-  });
-  afterAll(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await proxy?.close();
-  });
+  const on = imapProfileRun(profile);
 
   async function newUser(label: string) {
-    const account = { user: `${label}-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
-    const server = profile.server();
-    await server.addUser(account);
-    const seed = await seedMailbox(server, account);
-    const provider = (overrides: Partial<ImapProviderOptions> = {}) => {
-      const p = createImapProvider({
-        host: '127.0.0.1',
-        port: proxy?.port ?? server.port,
-        secure: false,
-        user: account.user,
-        password: account.password,
-        timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
-        allowedHosts: new Set(['127.0.0.1']),
-        ...overrides,
-      });
-      opened.push(p);
-      return p;
-    };
+    const { seed, provider } = await on.newAccount(label);
     return { seed, provider, paths: paths(seed) };
   }
 
@@ -142,7 +99,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await seed.close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('scans every message once with its read state, and checks bring exactly the new mail and read states', async () => {
@@ -196,13 +153,13 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await seed.close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
-    if (proxy && profile.server() === dovecot) {
+    expect(on.proxy?.refused ?? []).toEqual([]);
+    if (on.proxy && profile.server() === dovecot) {
       // The proxy's hiding is what the client saw: the fallbacks ran (and with nothing hidden, the extensions).
       const hides = (cap: string) => profile.proxy?.hide?.includes(cap as never) ?? false;
       const enables = !hides('ENABLE') && !hides('CONDSTORE');
-      expect(proxy.commands.includes('ENABLE')).toBe(enables);
-      expect(proxy.commands.includes('STATUS')).toBe(hides('LIST-STATUS'));
+      expect(on.proxy.commands.includes('ENABLE')).toBe(enables);
+      expect(on.proxy.commands.includes('STATUS')).toBe(hides('LIST-STATUS'));
     }
   });
 
@@ -240,10 +197,10 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await seed.close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
     if (profile.proxy?.hide?.includes('MOVE')) {
-      expect(proxy!.commands).not.toContain('UID MOVE');
-      expect(proxy!.commands).toContain('UID COPY');
+      expect(on.proxy!.commands).not.toContain('UID MOVE');
+      expect(on.proxy!.commands).toContain('UID COPY');
     }
   });
 
@@ -268,14 +225,14 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await seed.close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 });
 
 describe('the proxy itself', () => {
   it('never rewrites message content: lines that look like the answers it edits pass through a literal untouched', async () => {
     const proxy = await startImapProxy({ upstream: dovecot, hide: HIDEABLE, stripUidNext: true });
-    const account = { user: `proxy-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
+    const account = testAccount('proxy');
     await dovecot.addUser(account);
     const seed = await seedMailbox(dovecot, account);
     const raw = [

@@ -1,20 +1,18 @@
 import { ImapFlow } from 'imapflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImapProvider } from '#server/mail/imap/adapter.js';
+import { describe, expect, it } from 'vitest';
 import { uidSets } from '#server/mail/imap/organise.js';
 import {
   type FoundMessage,
   INBOX_ORIGIN,
-  type MailProvider,
   type MovedMessage,
   type TrashedMessage,
 } from '#server/mail/provider.js';
-import { peersForThisFile } from '#test/fixtures/peers.js';
-import { startCourier } from '#test/helpers/courier.js';
-import { startCyrus } from '#test/helpers/cyrus.js';
-import { startDovecot } from '#test/helpers/dovecot.js';
-import { type ImapProxy, type ImapProxyOptions, startImapProxy } from '#test/helpers/imap-proxy.js';
-import { seedMailbox } from '#test/helpers/imap-seed.js';
+import {
+  type ImapBackend,
+  type ImapProfile,
+  imapProfileRun,
+  imapServersForThisFile,
+} from '#test/fixtures/imap-profiles.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
 // The sender rules' and the Screener's mail-port calls on IMAP (organise.ts): find a sender's mail by exact
@@ -23,27 +21,9 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 // MOVE and/or UIDPLUS (the capability-stripping proxy), Courier IMAP 5 and Cyrus IMAP 3.6 (INBOX. prefix).
 // One server of each for the file, one user per test.
 
-const { dovecot, courier, cyrus } = peersForThisFile({
-  dovecot: () => startDovecot(),
-  courier: () => startCourier(),
-  cyrus: () => startCyrus(),
-});
+const { dovecot, courier, cyrus } = imapServersForThisFile();
 
-interface Backend {
-  host: string;
-  port: number;
-  addUser(account: { user: string; password: string }): Promise<void>;
-}
-
-interface Profile {
-  name: string;
-  server: () => Backend;
-  proxy: Omit<ImapProxyOptions, 'upstream'> | null;
-  /** The server takes a special-use flag on CREATE (RFC 6154 CREATE-SPECIAL-USE). */
-  createSpecialUse?: boolean;
-}
-
-const PROFILES: Profile[] = [
+const PROFILES: ImapProfile[] = [
   { name: 'Dovecot', server: () => dovecot, proxy: null },
   { name: 'Dovecot without MOVE', server: () => dovecot, proxy: { hide: ['MOVE'] } },
   { name: 'Dovecot without UIDPLUS', server: () => dovecot, proxy: { hide: ['UIDPLUS'] } },
@@ -60,7 +40,7 @@ const message = (from: string, subject: string, days: number) =>
   rawMessage({ from, subject, date: daysAgo(days), listUnsubscribe: '<https://list.example/u>' });
 
 /** A second session on the real server, as the user's own mail client: reads subjects, flags, deletes. */
-async function mailClient(server: Backend, account: { user: string; password: string }) {
+async function mailClient(server: ImapBackend, account: { user: string; password: string }) {
   const client = new ImapFlow({
     host: server.host,
     port: server.port,
@@ -146,46 +126,22 @@ async function mailClient(server: Backend, account: { user: string; password: st
   };
 }
 
-let serial = 0;
-
 describe.each(PROFILES)('$name', (profile) => {
-  let proxy: ImapProxy | null = null;
-  const opened: MailProvider[] = [];
+  const on = imapProfileRun(profile);
   const hides = (cap: 'MOVE' | 'UIDPLUS') => profile.proxy?.hide?.includes(cap) ?? false;
 
-  beforeAll(async () => {
-    const { host, port } = profile.server();
-    if (profile.proxy) proxy = await startImapProxy({ upstream: { host, port }, ...profile.proxy });
-  });
-  afterAll(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await proxy?.close();
-  });
-
   async function newUser(label: string) {
-    const account = { user: `${label}-${++serial}-${Date.now()}@example.com`, password: `pw-${serial}` };
-    const server = profile.server();
-    await server.addUser(account);
-    const seed = await seedMailbox(server, account);
-    const imap = createImapProvider({
-      host: '127.0.0.1',
-      port: proxy?.port ?? server.port,
-      secure: false,
-      user: account.user,
-      password: account.password,
-      timeouts: { connect: 2000, greeting: 2000, socket: 5000 },
-      allowedHosts: new Set(['127.0.0.1']),
-    });
-    opened.push(imap);
+    const { account, server, seed, provider } = await on.newAccount(label);
+    const imap = provider();
     const user = await mailClient(server, account);
     return { seed, imap, user, inbox: seed.path(), close: () => Promise.all([seed.close(), user.close()]) };
   }
 
   /** Commands the proxy saw while `run` ran (none without a proxy). */
   async function commandsOf<T>(run: () => Promise<T>): Promise<{ value: T; commands: string[] }> {
-    const start = proxy?.commands.length ?? 0;
+    const start = on.proxy?.commands.length ?? 0;
     const value = await run();
-    return { value, commands: proxy?.commands.slice(start) ?? [] };
+    return { value, commands: on.proxy?.commands.slice(start) ?? [] };
   }
 
   const collector = () => {
@@ -238,7 +194,7 @@ describe.each(PROFILES)('$name', (profile) => {
         [inbox, at(5)],
       ]);
       expect(inMail.filter((m) => m.folder === inbox).map((m) => m.id)).toEqual(inInbox.map((m) => m.id));
-      if (proxy) {
+      if (on.proxy) {
         // One SEARCH and one FETCH per folder holding mail (INBOX, Weekly); the empty ones are not searched.
         expect(commands.filter((c) => c === 'UID SEARCH')).toHaveLength(2);
         expect(commands.filter((c) => c === 'UID FETCH')).toHaveLength(2);
@@ -263,7 +219,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('finds a sender’s mail in one folder by its path (one search), none in a folder gone, and puts mail filed there back in INBOX by INBOX_ORIGIN', async () => {
@@ -287,7 +243,7 @@ describe.each(PROFILES)('$name', (profile) => {
         [weekly, at(4)],
       ]);
       for (const m of found) expect(m.id.startsWith(`${weekly}/`)).toBe(true);
-      if (proxy) expect(commands.filter((c) => c === 'UID SEARCH')).toHaveLength(1);
+      if (on.proxy) expect(commands.filter((c) => c === 'UID SEARCH')).toHaveLength(1);
       const before = await imap.findSenderMessages({ from: NEWS, scope: { folder: weekly }, before: at(3) });
       expect(before.map((m) => m.date)).toEqual([at(4)]);
       expect(await imap.findSenderMessages({ from: NEWS, scope: { folder: seed.path('Gone') } })).toEqual([]);
@@ -305,7 +261,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('moves to a folder createFolder made, reports the new ids, and restoreMoved puts back what is still there', async () => {
@@ -372,7 +328,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('tracks each moved message to its new id (copies of one Message-ID in order), none without a Message-ID when no UIDPLUS', async () => {
@@ -414,7 +370,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('archives to a folder named Archive, created when missing and found again after', async () => {
@@ -463,7 +419,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   it('archives to a top-level Archives (as Thunderbird names it), never to a nested Archive', async () => {
@@ -485,7 +441,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 
   // Only Cyrus takes CREATE … (USE (\\Archive)) here; Dovecot's test config flags no archive (helpers/dovecot.ts).
@@ -554,7 +510,7 @@ describe.each(PROFILES)('$name', (profile) => {
     } finally {
       await close();
     }
-    expect(proxy?.refused ?? []).toEqual([]);
+    expect(on.proxy?.refused ?? []).toEqual([]);
   });
 });
 
