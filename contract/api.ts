@@ -13,6 +13,7 @@ export * from './api/accounts.js';
 export * from './api/billing.js';
 export * from './api/blog.js';
 export * from './api/bulk.js';
+export * from './api/export.js';
 export * from './api/mailboxes.js';
 export * from './api/oauth.js';
 export * from './api/public-config.js';

@@ -29,6 +29,9 @@ export const API = {
   deleteAccount: '/delete-account',
   getSettings: '/get-settings',
   updateSettings: '/update-settings',
+  /** Everything stored about the user (JSON), and the subscription list (CSV): downloads. */
+  exportJson: '/export',
+  exportCsv: '/export.csv',
   sendEmail: '/send-email',
   publicConfig: '/get-public-config',
   /** POST /auth/{provider} with an app-specific password. */
@@ -102,6 +105,8 @@ export const API_PREFIXES = [
   '/delete-account',
   '/get-',
   '/update-settings',
+  '/export',
+  '/export.csv',
   '/send-email',
   '/unsubscribe',
   '/manual-unsubscribe',

@@ -9,6 +9,8 @@ import { createMarkdownSource, defaultBlogDir, loadMarkdownPosts } from './featu
 import { createBlogService } from './features/blog/service.js';
 import { createBulkService } from './features/bulk/service.js';
 import { createContactService } from './features/contact/service.js';
+import { createExportRepository } from './features/export/repository.js';
+import { createExportService } from './features/export/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
 import { createOrganiseService } from './features/organise/service.js';
@@ -159,6 +161,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
   });
 
   const preview = createPreviewService({ repos, providers });
+  const dataExport = createExportService({ repo: createExportRepository(db) });
   return {
     accounts,
     settings,
@@ -174,6 +177,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     blog,
     blogDir,
     preview,
+    dataExport,
     live,
     livePool,
     jobs,

@@ -296,7 +296,16 @@ export interface SubscriptionTotalsTable {
   n: number;
 }
 
+/** What was done with an account as a whole, by its user (a data export); deleted with the account. */
+export interface AccountAuditTable {
+  id: string;
+  user_id: string;
+  action: 'export-json' | 'export-csv';
+  created_at: number;
+}
+
 export interface Database {
+  account_audit: AccountAuditTable;
   subscription_totals: SubscriptionTotalsTable;
   bulk_actions: BulkActionsTable;
   bulk_items: BulkItemsTable;

@@ -46,6 +46,8 @@ const NOT_JSON = [
   'GET /auth/google/callback',
   'GET /auth/outlook',
   'GET /auth/outlook/callback',
+  // The subscription list as a CSV download (GET /export is JSON, described by its schema).
+  'GET /export.csv',
 ];
 
 describe('GET /openapi.json', () => {

@@ -15,6 +15,7 @@ import * as m0013 from './0013_email_verification_and_signin_failures.js';
 import * as m0014 from './0014_trial_usage.js';
 import * as m0015 from './0015_sender_names_cut_to_the_cap.js';
 import * as m0016 from './0016_sender_rules_and_screener.js';
+import * as m0017 from './0017_account_audit.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014_trial_usage': m0014,
   '0015_sender_names_cut_to_the_cap': m0015,
   '0016_sender_rules_and_screener': m0016,
+  '0017_account_audit': m0017,
 };
 
 /**

@@ -3,6 +3,7 @@ import { requireSession } from '../plugins/session.js';
 import { type AccountRouteOptions, accountRoutes } from './account.js';
 import { type BillingRouteOptions, billingRoutes } from './billing.js';
 import { type BulkRouteOptions, bulkRoutes } from './bulk.js';
+import { type ExportRouteOptions, exportRoutes } from './export.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
 import { type OrganiseRouteOptions, organiseRoutes } from './organise.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
@@ -11,6 +12,7 @@ import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptio
 export type SignedInRouteOptions = AccountRouteOptions &
   BillingRouteOptions &
   BulkRouteOptions &
+  ExportRouteOptions &
   MailboxRouteOptions &
   OrganiseRouteOptions &
   PreviewRouteOptions &
@@ -33,4 +35,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(billingRoutes, options);
   await app.register(bulkRoutes, options);
   await app.register(organiseRoutes, options);
+  await app.register(exportRoutes, options);
 };

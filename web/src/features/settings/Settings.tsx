@@ -14,6 +14,7 @@ import { wasAlerted } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 import { useDeleteAccount } from './api/delete-account';
 import { useSettingsScreen, useUpdateSettings } from './api/settings';
+import { YourData } from './YourData';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },
@@ -21,7 +22,7 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'autoBlockStillSending', label: 'Block senders that keep sending after I unsubscribe' },
 ];
 
-/** /genie/settings: the two alert switches, the auto-block switch and account deletion. */
+/** /genie/settings: the two alert switches, the auto-block switch, the data downloads and account deletion. */
 export default function Settings() {
   const navigate = useNavigate();
   const { signedOut } = useSession();
@@ -82,6 +83,7 @@ export default function Settings() {
           ))}
         </Form>
       )}
+      <YourData />
       <h2 className="h5">Delete your account</h2>
       <p className="text-muted">
         Deleting your account removes your connected mailboxes and everything we stored about them.
