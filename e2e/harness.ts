@@ -229,7 +229,41 @@ export function withDovecotProduct(options: DovecotProductOptions = {}) {
     MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(options.smtpDown ? await freePort() : undefined),
     ...options.env?.(),
   }));
-  return { dovecot, ...session };
+
+  /**
+   * A new account, signed up on a page of the current test, whose new Yahoo mailbox on the file's
+   * Dovecot (`<prefix>-e2e-…@yahoo.com`, app password YAHOO_APP_PASSWORD) holds `messages` in its
+   * INBOX and has just been added: the page is on the subscription list.
+   */
+  async function userWithYahooMailbox(
+    prefix: string,
+    messages: string[],
+    { width = 1280, owner = 'owner', page: pageOptions = {} }: YahooMailboxUserOptions = {},
+  ): Promise<OpenedPage & { yahoo: string }> {
+    yahooSeq += 1;
+    const yahoo = `${prefix}-e2e-${Date.now()}-${yahooSeq}@yahoo.com`;
+    await dovecot.addUser({ user: yahoo, password: YAHOO_APP_PASSWORD });
+    for (const m of messages) await dovecot.deliver(yahoo, 'INBOX', m);
+    const opened = await session.open(width, pageOptions);
+    // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
+    await opened.page.emulateMedia({ reducedMotion: 'reduce' });
+    await signUpWithPassword(opened.page, session.product, uniqueEmail(owner));
+    await addYahooMailbox(opened.page, session.product, yahoo, YAHOO_APP_PASSWORD);
+    return { ...opened, yahoo };
+  }
+
+  return { dovecot, ...session, userWithYahooMailbox };
+}
+
+/** The app password of the Yahoo mailboxes `userWithYahooMailbox` makes. */
+export const YAHOO_APP_PASSWORD = 'app password 1';
+let yahooSeq = 0;
+
+export interface YahooMailboxUserOptions {
+  width?: number;
+  /** Prefix of the account's own address (`uniqueEmail`). */
+  owner?: string;
+  page?: OpenPageOptions;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

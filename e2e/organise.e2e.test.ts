@@ -3,13 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { RULE_MESSAGES } from '#contract/api.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import {
-  addYahooMailbox,
   horizontalOverflow,
   screenshot,
   screenshotViewport,
-  signUpWithPassword,
-  uniqueEmail,
   withDovecotProduct,
+  YAHOO_APP_PASSWORD,
 } from './harness.js';
 
 // Organising what stays, in the browser against a real Dovecot playing Yahoo: a sender's mail filed in a
@@ -17,11 +15,10 @@ import {
 // screen with its mail put back, the Screener holding brand-new senders' mail until Keep or until it is
 // turned off, and a 402 (rules need Premium) explained in the dialog.
 
-const PASSWORD = 'app password 1';
-let seq = 0;
-
 // Checks every 2 s: the Screener test's new sender is found without waiting minutes.
-const { dovecot, product, open } = withDovecotProduct({ env: () => ({ SCAN_INTERVAL: '2s' }) });
+const { dovecot, product, userWithYahooMailbox } = withDovecotProduct({
+  env: () => ({ SCAN_INTERVAL: '2s' }),
+});
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 const toast = (page: Page, text: string | RegExp) =>
   page.locator('.toast-region .app-toast').filter({ hasText: text });
@@ -36,15 +33,7 @@ const weekly = (subject: string, n: number) =>
 
 /** A new account with a new Yahoo mailbox (on Dovecot) holding `messages` in its INBOX. */
 async function userWithMailbox(messages: string[], waitFor: string, width = 1280) {
-  seq += 1;
-  const yahoo = `organise-e2e-${Date.now()}-${seq}@yahoo.com`;
-  await dovecot.addUser({ user: yahoo, password: PASSWORD });
-  for (const m of messages) await dovecot.deliver(yahoo, 'INBOX', m);
-  const { page } = await open(width);
-  // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await signUpWithPassword(page, product, uniqueEmail('owner'));
-  await addYahooMailbox(page, product, yahoo, PASSWORD);
+  const { page, yahoo } = await userWithYahooMailbox('organise', messages, { width });
   await row(page, waitFor).waitFor();
   return { page, yahoo };
 }
@@ -52,7 +41,7 @@ async function userWithMailbox(messages: string[], waitFor: string, width = 1280
 /** Messages in a folder of the mailbox, over IMAP; 0 for a folder that does not exist. */
 async function count(user: string, folder: string): Promise<number> {
   try {
-    return await dovecot.count({ user, password: PASSWORD }, folder);
+    return await dovecot.count({ user, password: YAHOO_APP_PASSWORD }, folder);
   } catch {
     return 0;
   }

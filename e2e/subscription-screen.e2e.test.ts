@@ -6,14 +6,12 @@ import { withHttpsSender } from '#test/fixtures/peers.js';
 import { setupCertificates } from '#test/helpers/global-setup.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import {
-  addYahooMailbox,
   horizontalOverflow,
   type OpenPageOptions,
   screenshot,
   screenshotViewport,
-  signUpWithPassword,
-  uniqueEmail,
   withDovecotProduct,
+  YAHOO_APP_PASSWORD,
 } from './harness.js';
 
 // The subscription screen in Chromium: the note after each action and its Undo (a keep, a block), the
@@ -22,9 +20,6 @@ import {
 // Shift+click, Escape in the preview), many senders at once (progress, summary, the pages to open), and
 // 5,000 senders scrolling. Senders' one-click endpoints are a local HTTPS server; the mailbox is a Yahoo
 // one on a real Dovecot.
-
-const PASSWORD = 'app password 1';
-let seq = 0;
 
 let removeCertificates: () => void;
 beforeAll(() => {
@@ -36,11 +31,7 @@ afterAll(() => {
   removeCertificates?.();
 });
 const sender = withHttpsSender();
-const {
-  dovecot,
-  product,
-  open: openTracked,
-} = withDovecotProduct({
+const { dovecot, product, userWithYahooMailbox } = withDovecotProduct({
   smtpDown: true,
   env: () => ({
     NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? '',
@@ -51,7 +42,7 @@ const {
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 const note = (page: Page, text: string | RegExp) =>
   page.locator('.toast-region .app-toast').filter({ hasText: text });
-const trashCount = (user: string) => dovecot.count({ user, password: PASSWORD }, 'Trash');
+const trashCount = (user: string) => dovecot.count({ user, password: YAHOO_APP_PASSWORD }, 'Trash');
 const hits = (path: string) => sender.requests.filter((r) => r.path === path).length;
 
 /** A one-click newsletter whose endpoint is `path` on the local HTTPS sender. */
@@ -92,14 +83,11 @@ async function userWithMailbox(
   width = 1280,
   options: OpenPageOptions = {},
 ): Promise<{ page: Page; yahoo: string }> {
-  seq += 1;
-  const yahoo = `screen-e2e-${Date.now()}-${seq}@yahoo.com`;
-  await dovecot.addUser({ user: yahoo, password: PASSWORD });
-  for (const m of messages) await dovecot.deliver(yahoo, 'INBOX', m);
-  const { page } = await openTracked(width, options);
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await signUpWithPassword(page, product, uniqueEmail('screen'));
-  await addYahooMailbox(page, product, yahoo, PASSWORD);
+  const { page, yahoo } = await userWithYahooMailbox('screen', messages, {
+    width,
+    owner: 'screen',
+    page: options,
+  });
   await row(page, first).waitFor({ timeout: 20_000 });
   return { page, yahoo };
 }

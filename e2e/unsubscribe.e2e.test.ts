@@ -1,23 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
-import {
-  addYahooMailbox,
-  type OpenPageOptions,
-  screenshot,
-  signUpWithPassword,
-  uniqueEmail,
-  withDovecotProduct,
-} from './harness.js';
+import { type OpenPageOptions, screenshot, withDovecotProduct, YAHOO_APP_PASSWORD } from './harness.js';
 
 // Unsubscribing in the browser: the manual path with both alerts on (dialog → the sender's page in a
 // new tab → confirmation), with both alerts off (no dialog), and a block of a sender without a link,
 // whose mail ends up in the Trash of a real Dovecot.
 
-const PASSWORD = 'app password 1';
-let seq = 0;
-
-const { dovecot, product, open: openTracked } = withDovecotProduct({ smtpDown: true });
+const { dovecot, product, userWithYahooMailbox } = withDovecotProduct({ smtpDown: true });
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
 
 /**
@@ -28,43 +18,32 @@ async function userWithMailbox(
   extra: string[] = [],
   options: OpenPageOptions = {},
 ): Promise<{ page: Page; yahoo: string }> {
-  seq += 1;
-  const yahoo = `unsub-e2e-${Date.now()}-${seq}@yahoo.com`;
-  await dovecot.addUser({ user: yahoo, password: PASSWORD });
-  for (const m of extra) await dovecot.deliver(yahoo, 'INBOX', m);
-  // The sender's page is on the product's own origin: the test browser reaches nothing else.
-  await dovecot.deliver(
-    yahoo,
-    'INBOX',
-    rawMessage({
-      from: 'Paper <paper@manual.example>',
-      subject: 'Issue 12',
-      date: daysAgo(1),
-      listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
-    }),
+  const { page, yahoo } = await userWithYahooMailbox(
+    'unsub',
+    [
+      ...extra,
+      // The sender's page is on the product's own origin: the test browser reaches nothing else.
+      rawMessage({
+        from: 'Paper <paper@manual.example>',
+        subject: 'Issue 12',
+        date: daysAgo(1),
+        listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
+      }),
+      rawMessage({
+        from: 'Club <club@nolink.example>',
+        subject: 'Meetup',
+        date: daysAgo(2),
+        listId: '<club.nolink.example>',
+      }),
+    ],
+    { page: options },
   );
-  await dovecot.deliver(
-    yahoo,
-    'INBOX',
-    rawMessage({
-      from: 'Club <club@nolink.example>',
-      subject: 'Meetup',
-      date: daysAgo(2),
-      listId: '<club.nolink.example>',
-    }),
-  );
-  const o = await openTracked(1280, options);
-  const { page } = o;
-  // Dialogs appear without their fade, so screenshots show them, not a frame of the transition.
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await signUpWithPassword(page, product, uniqueEmail('owner'));
-  await addYahooMailbox(page, product, yahoo, PASSWORD);
   await row(page, 'paper@manual.example').waitFor();
   await row(page, 'club@nolink.example').waitFor();
   return { page, yahoo };
 }
 
-const trashCount = (user: string) => dovecot.count({ user, password: PASSWORD }, 'Trash');
+const trashCount = (user: string) => dovecot.count({ user, password: YAHOO_APP_PASSWORD }, 'Trash');
 
 /** Sets the two alert switches on the Settings screen, then returns to the list to review. */
 async function setAlerts(page: Page, manual: boolean, after: boolean): Promise<void> {
