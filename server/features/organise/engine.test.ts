@@ -77,10 +77,10 @@ describe('applyRule', () => {
     const tasks = ['a', 'b', 'c'].map((name) => ({
       address: `${name}@x.example`,
       rule: rule({ keepNewest: 1, tracked: [] }),
-      record: noRecord,
+      owner: 'rule',
       fresh: fresh(),
     }));
-    const runs = await applyRules(box.provider, tasks, NOW);
+    const runs = await applyRules(box.provider, tasks, NOW, noRecord);
     expect(runs.map((r) => r.applied.trashed)).toEqual([2, 2, 2]);
     expect(box.calls).toEqual({ find: 0, move: 1 });
   });
@@ -98,9 +98,10 @@ describe('applyRule', () => {
       {
         address: SENDER,
         rule: rule({ folder: 'News', keepNewest: 4, expireAfterDays: 30, expireAction: 'archive' }),
-        record: noRecord,
+        owner: 'rule',
       },
       NOW,
+      noRecord,
     );
     // Each message moves once, straight to where the steps leave it: the two newest filed, the oldest
     // (beyond 4) trashed, the 40- and 50-day-old archived (one of them from the inbox, not via News).
@@ -124,8 +125,9 @@ describe('applyRule', () => {
     ]);
     const saved = await applyRule(
       box.provider,
-      { address: SENDER, rule: rule({ folder: 'News', keepNewest: 2 }), record: noRecord },
+      { address: SENDER, rule: rule({ folder: 'News', keepNewest: 2 }), owner: 'rule' },
       NOW,
+      noRecord,
     );
     const searches = box.calls.find;
     const fresh = [box.deliver('INBOX', 0)];
@@ -134,15 +136,16 @@ describe('applyRule', () => {
       box.provider,
       [
         {
+          owner: 'rule',
           address: SENDER,
           rule: rule({ folder: 'News', keepNewest: 2, tracked: saved.tracked }),
-          record: async (_: Destination, moved: MovedMessage[]) => {
-            recorded.push(...moved);
-          },
           fresh,
         },
       ],
       NOW,
+      async (_: Destination, moved: MovedMessage[]) => {
+        recorded.push(...moved);
+      },
     );
     expect(box.calls.find).toBe(searches);
     expect(run!.applied).toEqual({ moved: 1, trashed: 1, archived: 0 });
@@ -154,10 +157,10 @@ describe('applyRule', () => {
   it('leaves filing to the provider’s own filter at a check, and reads the mailbox when nothing is remembered', async () => {
     const box = mailbox([{ folder: 'News', daysOld: 1 }]);
     const fresh = [box.deliver('INBOX', 0)];
-    const task = (r: RuleParts) => ({ address: SENDER, rule: r, record: noRecord, fresh });
-    await applyRules(box.provider, [task(rule({ folder: 'News', providerRef: 'filter-1' }))], NOW);
+    const task = (r: RuleParts) => ({ address: SENDER, rule: r, owner: 'rule', fresh });
+    await applyRules(box.provider, [task(rule({ folder: 'News', providerRef: 'filter-1' }))], NOW, noRecord);
     expect(box.calls).toEqual({ find: 0, move: 0 });
-    await applyRules(box.provider, [task(rule({ keepNewest: 5 }))], NOW);
+    await applyRules(box.provider, [task(rule({ keepNewest: 5 }))], NOW, noRecord);
     expect(box.calls.find).toBe(1);
   });
 
@@ -168,13 +171,19 @@ describe('applyRule', () => {
       { folder: 'INBOX', daysOld: 100 },
     ]);
     const expire = rule({ expireAfterDays: 30, expireAction: 'archive' });
-    const first = await applyRule(box.provider, { address: SENDER, rule: expire, record: noRecord }, NOW);
+    const first = await applyRule(
+      box.provider,
+      { address: SENDER, rule: expire, owner: 'rule' },
+      NOW,
+      noRecord,
+    );
     expect(first.applied.archived).toBe(1);
     expect(first.nextDueAt).toBe(NOW + 20 * DAY_MS);
     const [later] = await applyRules(
       box.provider,
-      [{ address: SENDER, rule: { ...expire, tracked: first.tracked }, record: noRecord, fresh: [] }],
+      [{ address: SENDER, rule: { ...expire, tracked: first.tracked }, owner: 'rule', fresh: [] }],
       NOW + 21 * DAY_MS,
+      noRecord,
     );
     expect(later!.applied.archived).toBe(1);
     expect(later!.nextDueAt).toBeNull();
@@ -185,8 +194,9 @@ describe('applyRule', () => {
     const box = mailbox(Array.from({ length: TRACKED_MAX + 1 }, () => ({ folder: 'INBOX', daysOld: 1 })));
     const run = await applyRule(
       box.provider,
-      { address: SENDER, rule: rule({ expireAfterDays: 30, expireAction: 'trash' }), record: noRecord },
+      { address: SENDER, rule: rule({ expireAfterDays: 30, expireAction: 'trash' }), owner: 'rule' },
       NOW,
+      noRecord,
     );
     expect(run.tracked).toBeNull();
   });

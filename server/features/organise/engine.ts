@@ -34,18 +34,22 @@ export interface RuleRun {
   tracked: TrackedMessage[] | null;
 }
 
-export type RecordMoves = (destination: Destination, moved: MovedMessage[]) => Promise<void>;
+/** Records moves as they land, each with the `owner` of the task it was made for (one call a group). */
+export type RecordMoves = (
+  destination: Destination,
+  moved: Array<MovedMessage & { owner: string }>,
+) => Promise<void>;
 
 export type RuleParts = Pick<
   StoredRule,
   'folder' | 'keepNewest' | 'expireAfterDays' | 'expireAction' | 'providerRef' | 'tracked'
 >;
 
-/** One rule to apply: its sender, the rule, where its moves are recorded, and a check's new mail. */
+/** One rule to apply: whose it is (`owner`, told back with its moves), its sender, the rule, and a check's new mail. */
 export interface RuleTask {
+  owner: string;
   address: string;
   rule: RuleParts;
-  record: RecordMoves;
   /** A check's new mail of the sender; absent when the rule is being saved (the mailbox is read). */
   fresh?: FoundMessage[];
 }
@@ -63,8 +67,13 @@ interface Plan {
 }
 
 /** Applies one rule (saving it): reads the mailbox, moves, answers what it did. */
-export async function applyRule(provider: MailProvider, task: RuleTask, now: number): Promise<RuleRun> {
-  const [run] = await applyRules(provider, [task], now);
+export async function applyRule(
+  provider: MailProvider,
+  task: RuleTask,
+  now: number,
+  record: RecordMoves,
+): Promise<RuleRun> {
+  const [run] = await applyRules(provider, [task], now, record);
   return run!;
 }
 
@@ -72,10 +81,15 @@ export async function applyRule(provider: MailProvider, task: RuleTask, now: num
  * Applies rules together (a check): each is planned on what it remembers and the check's new mail (or on
  * the mailbox, when it remembers nothing), then every move goes out grouped by destination.
  */
-export async function applyRules(provider: MailProvider, tasks: RuleTask[], now: number): Promise<RuleRun[]> {
+export async function applyRules(
+  provider: MailProvider,
+  tasks: RuleTask[],
+  now: number,
+  record: RecordMoves,
+): Promise<RuleRun[]> {
   const plans: Plan[] = [];
   for (const task of tasks) plans.push(plan(task, await gather(provider, task), now));
-  const renamed = await carryOut(provider, plans);
+  const renamed = await carryOut(provider, plans, record);
   return plans.map((p) => {
     const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
     for (const { message, target } of p.moves) {
@@ -161,10 +175,14 @@ function plan(
  * The plans' moves, one moveMessages per destination (each rule's folder, the trash, the archive), each
  * move recorded under its own rule. Answers the new place of each message moved, by its id before.
  */
-async function carryOut(provider: MailProvider, plans: Plan[]): Promise<Map<string, MovedMessage>> {
+async function carryOut(
+  provider: MailProvider,
+  plans: Plan[],
+  record: RecordMoves,
+): Promise<Map<string, MovedMessage>> {
   const groups = new Map<
     string,
-    { destination: Destination; items: Array<{ message: TrackedMessage; owner: Plan }> }
+    { destination: Destination; items: Array<{ message: TrackedMessage; owner: string }> }
   >();
   for (const p of plans) {
     for (const { message, target } of p.moves) {
@@ -172,7 +190,7 @@ async function carryOut(provider: MailProvider, plans: Plan[]): Promise<Map<stri
         target === 'folder' ? { kind: 'folder', path: p.task.rule.folder! } : { kind: target };
       const key = JSON.stringify(destination);
       const group = groups.get(key) ?? { destination, items: [] };
-      group.items.push({ message, owner: p });
+      group.items.push({ message, owner: p.task.owner });
       groups.set(key, group);
     }
   }
@@ -183,13 +201,12 @@ async function carryOut(provider: MailProvider, plans: Plan[]): Promise<Map<stri
       items.map((i) => i.message),
       destination,
       async (moved) => {
-        const byOwner = new Map<Plan, MovedMessage[]>();
-        for (const m of moved) {
-          renamed.set(m.previous, m);
+        for (const m of moved) renamed.set(m.previous, m);
+        const owned = moved.flatMap((m) => {
           const owner = owners.get(m.previous);
-          if (owner) byOwner.set(owner, [...(byOwner.get(owner) ?? []), m]);
-        }
-        for (const [owner, list] of byOwner) await owner.task.record(destination, list);
+          return owner === undefined ? [] : [{ ...m, owner }];
+        });
+        if (owned.length > 0) await record(destination, owned);
       },
     );
   }

@@ -39,6 +39,11 @@ export interface OrganisedSender {
 
 export type MoveCause = 'rule' | 'screener';
 
+/** A move of one of the mailbox's senders' messages, as recordMoves takes it. */
+export interface OwnedMove extends MovedMessage {
+  senderId: string;
+}
+
 /** A recorded move: the message where it is now, where it came from, and the destination it went to. */
 export interface RecordedMove extends TrashedMessage {
   destination: Destination;
@@ -164,19 +169,23 @@ export function createOrganiseRepository(db: Db) {
         .execute();
     },
 
-    /** What a run of the rule left: when it is next due, and what it keeps. */
-    async saveRun(
-      senderId: string,
-      run: { nextDueAt: number | null; tracked: TrackedMessage[] | null },
+    /** What runs of rules left: when each is next due, and what it keeps (one transaction). */
+    async saveRuns(
+      runs: ReadonlyArray<{ senderId: string; nextDueAt: number | null; tracked: TrackedMessage[] | null }>,
     ): Promise<void> {
-      await db
-        .updateTable('sender_rules')
-        .set({
-          next_due_at: run.nextDueAt,
-          tracked: run.tracked === null ? null : JSON.stringify(run.tracked),
-        })
-        .where('sender_id', '=', senderId)
-        .execute();
+      if (runs.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const run of runs) {
+          await trx
+            .updateTable('sender_rules')
+            .set({
+              next_due_at: run.nextDueAt,
+              tracked: run.tracked === null ? null : JSON.stringify(run.tracked),
+            })
+            .where('sender_id', '=', run.senderId)
+            .execute();
+        }
+      });
     },
 
     async deleteRule(senderId: string): Promise<void> {
@@ -190,10 +199,10 @@ export function createOrganiseRepository(db: Db) {
      * new folder does not count it twice.
      */
     async recordMoves(
-      mailbox: { id: string; senderId: string },
+      mailboxId: string,
       cause: MoveCause,
       destination: Destination,
-      moved: MovedMessage[],
+      moved: ReadonlyArray<OwnedMove>,
       now: number,
     ): Promise<void> {
       if (moved.length === 0) return;
@@ -206,7 +215,7 @@ export function createOrganiseRepository(db: Db) {
               await trx
                 .selectFrom('moved_messages')
                 .select(['moved_id', 'origin', 'cause'])
-                .where('mailbox_id', '=', mailbox.id)
+                .where('mailbox_id', '=', mailboxId)
                 .where(
                   'moved_id',
                   'in',
@@ -218,7 +227,7 @@ export function createOrganiseRepository(db: Db) {
           if (earlier.size > 0) {
             await trx
               .deleteFrom('moved_messages')
-              .where('mailbox_id', '=', mailbox.id)
+              .where('mailbox_id', '=', mailboxId)
               .where('moved_id', 'in', [...earlier.keys()])
               .execute();
           }
@@ -228,8 +237,8 @@ export function createOrganiseRepository(db: Db) {
               chunk.map((m) => {
                 const first = earlier.get(m.previous);
                 return {
-                  mailbox_id: mailbox.id,
-                  sender_id: mailbox.senderId,
+                  mailbox_id: mailboxId,
+                  sender_id: m.senderId,
                   cause: first?.cause ?? cause,
                   destination: dest,
                   moved_id: m.id,
@@ -240,7 +249,7 @@ export function createOrganiseRepository(db: Db) {
             )
             .onConflict((oc) => oc.columns(['mailbox_id', 'moved_id']).doUpdateSet({ destination: dest }))
             .execute();
-          await followMoves(trx, mailbox.id, chunk);
+          await followMoves(trx, mailboxId, chunk);
         }
       });
     },

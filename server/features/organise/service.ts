@@ -29,7 +29,7 @@ import {
 } from '#server/mail/provider.js';
 import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { Repositories } from '../repositories.js';
-import { applyRule, applyRules, type RuleTask } from './engine.js';
+import { applyRule, applyRules, type RecordMoves, type RuleTask } from './engine.js';
 import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
 
 // Organising what stays (docs/decisions/079-sender-rules.md, 080-the-screener.md): sender rules (a folder,
@@ -83,10 +83,17 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     }
   }
 
+  /** Records a mailbox's moves of one cause, each under the sender it was made for (`owner`). */
   const recorder =
-    (sender: { id: string; mailboxId: string }, cause: 'rule' | 'screener') =>
-    (destination: Destination, moved: Parameters<typeof repo.recordMoves>[3]) =>
-      repo.recordMoves({ id: sender.mailboxId, senderId: sender.id }, cause, destination, moved, now());
+    (mailboxId: string, cause: 'rule' | 'screener'): RecordMoves =>
+    (destination, moved) =>
+      repo.recordMoves(
+        mailboxId,
+        cause,
+        destination,
+        moved.map(({ owner, ...m }) => ({ ...m, senderId: owner })),
+        now(),
+      );
 
   /** Puts back recorded moves of a mailbox, destination by destination. */
   async function restoreMoves(
@@ -150,10 +157,10 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     );
     if (filed.length === 0) return;
     await repo.recordMoves(
-      { id: sender.mailboxId, senderId: sender.id },
+      sender.mailboxId,
       'rule',
       { kind: 'folder', path: folder },
-      filed.map((m) => ({ id: m.id, origin: INBOX_ORIGIN, previous: m.id })),
+      filed.map((m) => ({ id: m.id, origin: INBOX_ORIGIN, previous: m.id, senderId: sender.id })),
       now(),
     );
   }
@@ -224,10 +231,11 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         await repo.saveRule({ id: sender.id, mailboxId: sender.mailboxId }, rule, now());
         const run = await applyRule(
           provider,
-          { address: sender.address, rule, record: recorder(sender, 'rule') },
+          { owner: sender.id, address: sender.address, rule },
           now(),
+          recorder(sender.mailboxId, 'rule'),
         );
-        await repo.saveRun(sender.id, run);
+        await repo.saveRuns([{ senderId: sender.id, ...run }]);
         return { rule: toContract(rule), applied: run.applied };
       });
     },
@@ -326,12 +334,18 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           const inInbox = await provider.findSenderMessages({ from: s.address, scope: 'inbox' });
           if (inInbox.length === 0) continue;
           await provider.moveMessages(inInbox, destination, (moved) =>
-            repo.recordMoves({ id: mailboxId, senderId: s.id }, 'screener', destination, moved, now()),
+            repo.recordMoves(
+              mailboxId,
+              'screener',
+              destination,
+              moved.map((m) => ({ ...m, senderId: s.id })),
+              now(),
+            ),
           );
         }
       }
       const at = now();
-      const due: Array<{ senderId: string; task: RuleTask }> = [];
+      const due: RuleTask[] = [];
       for (const { senderId, address, blocked, rule } of await repo.rulesOfMailbox(mailboxId)) {
         if (blocked) continue;
         const aged = rule.nextDueAt !== null && rule.nextDueAt <= at;
@@ -344,16 +358,11 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           if (error instanceof MailAuthError) throw error;
           log?.warn({ senderId, err: (error as Error).message }, 'filed mail not recorded');
         }
-        const record = recorder({ id: senderId, mailboxId }, 'rule');
-        due.push({ senderId, task: { address, rule, record, fresh: newMail.get(address) ?? [] } });
+        due.push({ owner: senderId, address, rule, fresh: newMail.get(address) ?? [] });
       }
       if (due.length === 0) return;
-      const runs = await applyRules(
-        provider,
-        due.map((d) => d.task),
-        at,
-      );
-      for (const [n, run] of runs.entries()) await repo.saveRun(due[n]!.senderId, run);
+      const runs = await applyRules(provider, due, at, recorder(mailboxId, 'rule'));
+      await repo.saveRuns(runs.map((run, n) => ({ senderId: due[n]!.owner, ...run })));
     },
   };
 }
