@@ -35,6 +35,10 @@ export default defineConfig(({ command }) => ({
     // Every browser the build targets (Vite's default, baseline widely available) preloads modules itself.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // zod's builders (z.object(…), z.string().min(…)) have no side effects: a contract schema the web
+      // never uses is left out of its bundles, instead of riding along with every screen that imports the
+      // contract (docs/benchmarks.md, first load).
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
           // Everything the entry imports statically in one chunk: the first page would otherwise fetch
