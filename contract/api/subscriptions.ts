@@ -73,6 +73,10 @@ export const subscriptionsQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(SUBSCRIPTION_PAGE_MAX).optional(),
   cursor: z.string().max(512).optional(),
+  /** `brand`: one row per brand (brandsResponseSchema) instead of one per sender. */
+  group: z
+    .enum(['sender', 'brand'], { error: (issue) => `Unknown group ${String(issue.input)}.` })
+    .default('sender'),
 });
 export type SubscriptionsQuery = z.input<typeof subscriptionsQuerySchema>;
 
@@ -83,6 +87,37 @@ export const subscriptionsResponseSchema = z.object({
   total: z.number().optional(),
 });
 export type SubscriptionsResponse = z.infer<typeof subscriptionsResponseSchema>;
+
+/**
+ * A brand of the grouped list (`group=brand`): the registrable domain of its senders' addresses (Public
+ * Suffix List, punycode), or of the List-Id they share; its senders of the category, newest mail first,
+ * and their counts together.
+ */
+export const brandRowSchema = z.object({
+  brand: z.string(),
+  senders: z.array(subscriptionSchema),
+  messageCount: z.number(),
+  /** Messages a month from the brand's senders over the last 90 days. */
+  messagesPerMonth: z.number().min(0),
+  /** Share (0 to 1) of the brand's messages read; null while no read state is known. */
+  readRate: z.number().min(0).max(1).nullable(),
+  lastMessageAt: z.string().nullable(),
+});
+export type BrandRow = z.infer<typeof brandRowSchema>;
+
+/** GET /get-unsubscribe-emails?group=brand: 200 answer. `total`: how many brands match, all pages. */
+export const brandsResponseSchema = z.object({
+  data: z.array(brandRowSchema),
+  nextCursor: z.string().nullable().optional(),
+  total: z.number().optional(),
+});
+export type BrandsResponse = z.infer<typeof brandsResponseSchema>;
+
+/**
+ * GET /get-unsubscribe-emails: either answer. The brand shape comes first: a sender page fails it at its
+ * first row, so a serializer trying them in order settles quickly on the sender shape.
+ */
+export const subscriptionListResponseSchema = z.union([brandsResponseSchema, subscriptionsResponseSchema]);
 
 const subscriptionIdFields = {
   subscriptionId: z.string().min(1).optional(),

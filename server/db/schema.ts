@@ -134,6 +134,10 @@ export interface SendersTable {
   recent_count: Generated<number>;
   /** A discussion list's poster: the posting address of the list (List-Post) of its newest list mail. */
   via: string | null;
+  /** The List-Id identifier of its newest list mail that had one (features/subscriptions/brand.ts). */
+  list_id: string | null;
+  /** Its brand: the registrable domain of list_id, else of its address (brandOf, at write time). */
+  brand: Generated<string>;
   /** 1 while its mail waits in the Screener folder for the user's decision. */
   screened: Generated<number>;
   created_at: number;

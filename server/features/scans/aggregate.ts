@@ -1,6 +1,7 @@
 import { detectSubscription, parseFrom, type Sender } from '#server/mail/headers/detect.js';
 import { parseListPost } from '#server/mail/headers/list-post.js';
 import type { MessageHeaders } from '#server/mail/provider.js';
+import { listIdentifier } from '../subscriptions/brand.js';
 
 // Folds one batch of message headers into per-sender tallies, so the repository writes one row
 // per sender per batch instead of one per message.
@@ -23,6 +24,8 @@ export interface SenderTally {
    * the batch that had one (never the sender's own address: a list writing as itself is not "via" it).
    */
   via: { address: string; seenAt: number | null } | null;
+  /** The List-Id identifier of the newest message of the batch that had one (groups the list's brand). */
+  listId: { id: string; seenAt: number | null } | null;
   messages: Array<{
     id: string;
     folder: string;
@@ -88,6 +91,7 @@ export function tallyBatch(
         listSignal: false,
         unsubscribe: null,
         via: null,
+        listId: null,
         messages: [],
       };
       tallies.set(address, tally);
@@ -115,6 +119,10 @@ export function tallyBatch(
     if (message.fields.listPost !== null && (!tally.via || newer(message.date, tally.via.seenAt))) {
       const via = parseListPost(message.fields.listPost);
       if (via && via !== address) tally.via = { address: via, seenAt: message.date };
+    }
+    if (message.fields.listId !== null && (!tally.listId || newer(message.date, tally.listId.seenAt))) {
+      const id = listIdentifier(message.fields.listId);
+      if (id) tally.listId = { id, seenAt: message.date };
     }
     tally.isSubscription = isListSender(tally.count, tally.listCount);
     tally.messages.push({

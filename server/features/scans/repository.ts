@@ -4,6 +4,7 @@ import type { Db } from '#server/db/index.js';
 import { insertRows, preparedQueries } from '#server/db/prepared.js';
 import type { MessagesTable } from '#server/db/schema.js';
 import type { ReadStateChange, SyncState } from '#server/mail/provider.js';
+import { brandOf } from '../subscriptions/brand.js';
 import { listSenderSql, type SenderTally } from './aggregate.js';
 
 // SQL of scans: senders, message references, the mailbox's checkpoint and which mailboxes are due. A
@@ -58,6 +59,10 @@ const eitherFlag = (column: string) =>
 const VIA = sql.raw<string | null>(
   `case when excluded.via is not null and (senders.via is null or ${MESSAGE_NEWER}) then excluded.via else senders.via end`,
 );
+
+// The List-Id of the newest list mail, under the same rule as VIA; the brand follows the List-Id it was
+// computed with (brandOf at write time), and a row without a List-Id keeps its address's brand.
+const LIST_ID_NEWER = `excluded.list_id is not null and (senders.list_id is null or ${MESSAGE_NEWER})`;
 
 /** "Messages a month" counts the mail of the 90 days before the scan or check (the API shows a third). */
 export const RECENT_WINDOW_MS = 90 * 86_400_000;
@@ -153,6 +158,8 @@ export function createScansRepository(db: Db) {
             unsubscribe_mailto: JSON.stringify(t.unsubscribe?.mailto ?? []),
             unsubscribe_seen_at: t.unsubscribe?.seenAt ?? null,
             via: t.via?.address ?? null,
+            list_id: t.listId?.id ?? null,
+            brand: brandOf(t.address, t.listId?.id ?? null),
             created_at: now,
             updated_at: now,
           })),
@@ -175,6 +182,8 @@ export function createScansRepository(db: Db) {
                   unsubscribe_mailto: takeIfNewer<string>(LINKS_NEWER, 'unsubscribe_mailto'),
                   unsubscribe_seen_at: takeIfNewer<number | null>(LINKS_NEWER, 'unsubscribe_seen_at'),
                   via: VIA,
+                  list_id: takeIfNewer<string | null>(LIST_ID_NEWER, 'list_id'),
+                  brand: takeIfNewer<string>(LIST_ID_NEWER, 'brand'),
                 }),
               )
               .returning(['id', 'address', 'is_subscription']),

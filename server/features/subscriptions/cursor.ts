@@ -1,6 +1,6 @@
 import type { SubscriptionSort } from '#contract/api.js';
 import { InvalidInputError } from '#server/lib/errors.js';
-import type { KeysetPosition } from './repository.js';
+import type { BrandPosition, KeysetPosition } from './repository.js';
 
 // The list's cursor: where the next page of an order starts, as an opaque string the caller hands back.
 
@@ -52,4 +52,41 @@ export function decodeCursor(sort: SubscriptionSort, cursor: string): KeysetPosi
     throw new InvalidInputError(BAD_CURSOR_MESSAGE);
   }
   return { value: v as number | null, id: i };
+}
+
+/**
+ * The grouped list's cursor: base64url of JSON `{s, v, b}`, the order, the sort value and the brand of
+ * the last row of the page (unsigned for the same reason as the sender list's).
+ */
+export function encodeBrandCursor(sort: SubscriptionSort, position: BrandPosition): string {
+  return Buffer.from(JSON.stringify({ s: sort, v: position.value, b: position.brand })).toString('base64url');
+}
+
+/** The position a brand cursor of this order holds; InvalidInputError for anything else. */
+export function decodeBrandCursor(sort: SubscriptionSort, cursor: string): BrandPosition {
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  const { s, v, b, ...rest } = parsed as Record<string, unknown>;
+  // newest: a date or -1 (no dated mail); the others: sums and ranks, non-negative.
+  const min = sort === 'newest' ? -1 : 0;
+  if (
+    Object.keys(rest).length > 0 ||
+    s !== sort ||
+    typeof v !== 'number' ||
+    !Number.isSafeInteger(v) ||
+    v < min ||
+    typeof b !== 'string' ||
+    b.length > 253 ||
+    hasControlCharacter(b)
+  ) {
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  }
+  return { value: v, brand: b };
 }

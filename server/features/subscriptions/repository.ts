@@ -77,6 +77,33 @@ export interface StoredSubscription {
   unsubscribeMethod: ReceiptMethod | null;
 }
 
+/** A brand's row of the grouped list: its senders' counts summed over the category. */
+export interface StoredBrand {
+  brand: string;
+  /** The sort value of the order the page was read in (its keyset position with the brand). */
+  sortValue: number;
+  lastMessageAt: number | null;
+  messageCount: number;
+  readCount: number;
+  readKnown: number;
+  recentCount: number;
+}
+
+/** Where a page of brands starts: after the brand with this sort value (the previous page's last). */
+export interface BrandPosition {
+  value: number;
+  brand: string;
+}
+
+export interface BrandPageQuery {
+  category: SubscriptionCategory;
+  order: SubscriptionOrder;
+  /** Matches the brand, or the name or address of any of its senders (as containsPattern). */
+  q?: string;
+  after?: BrandPosition;
+  limit?: number;
+}
+
 /** A reference to one of a subscription's messages (never its content). */
 export interface StoredMessage {
   providerId: string;
@@ -284,7 +311,112 @@ export function createSubscriptionsRepository(db: Db) {
     return rows;
   }
 
+  /**
+   * Each order over a brand's senders, as an aggregate of the group: the newest message (-1 while none is
+   * dated, so those come last), the messages, read per mille (1001 while unknown, last in ascending
+   * order), the recent messages.
+   */
+  const BRAND_ORDERS = {
+    newest: { value: sql<number>`coalesce(max(senders.last_message_at), -1)`, direction: 'desc' },
+    messages: { value: sql<number>`sum(senders.message_count)`, direction: 'desc' },
+    readRate: {
+      value: sql<number>`case when sum(senders.read_known) = 0 then 1001 else (1000 * sum(senders.read_count)) / sum(senders.read_known) end`,
+      direction: 'asc',
+    },
+    perMonth: { value: sql<number>`sum(senders.recent_count)`, direction: 'desc' },
+  } as const;
+  // Brands compare byte-wise in both dialects (PostgreSQL's default collation skips dots and dashes).
+  const brandKey = sqlite ? sql`senders.brand` : sql`senders.brand collate "C"`;
+  const loweredBrand = sqlite
+    ? sql<string>`lower(senders.brand)`
+    : sql<string>`lower(senders.brand collate "C")`;
+
+  /**
+   * The category's brands as one GROUP BY over the index (user_id, is_subscription, category, brand) of
+   * migration 0018: `q` keeps the groups where the brand or any sender matches, `after` the groups past
+   * the keyset position, both in HAVING over the same aggregates the order sorts by.
+   */
+  const groupedBrands = (userId: string, query: BrandPageQuery) => {
+    const { value, direction } = BRAND_ORDERS[query.order];
+    const pattern = query.q ? containsPattern(query.q) : undefined;
+    const conditions = [sql`1 = 1`];
+    if (pattern !== undefined) {
+      conditions.push(
+        sql`max(case when ${loweredBrand} like ${pattern} escape '!' or ${lowered('senders.sender_name')} like ${pattern} escape '!' or ${lowered('senders.address')} like ${pattern} escape '!' then 1 else 0 end) = 1`,
+      );
+    }
+    if (query.after) {
+      const compare = direction === 'desc' ? sql.raw('<') : sql.raw('>');
+      conditions.push(
+        sql`(${value} ${compare} ${query.after.value} or (${value} = ${query.after.value} and ${brandKey} ${compare} ${query.after.brand}))`,
+      );
+    }
+    return { value, direction, having: sql.join(conditions, sql` and `), userId };
+  };
+
   return {
+    /** A category's brands matching `q`, in the order, from `after` on, at most `limit` of them. */
+    async brandPage(userId: string, query: BrandPageQuery): Promise<StoredBrand[]> {
+      const { value, direction, having } = groupedBrands(userId, query);
+      const dir = sql.raw(direction);
+      const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit}`;
+      const { rows } = await sql<{
+        brand: string;
+        sort_value: number | string;
+        last_message_at: number | string | null;
+        message_count: number | string;
+        read_count: number | string;
+        read_known: number | string;
+        recent_count: number | string;
+      }>`select senders.brand as brand, ${value} as sort_value,
+          max(senders.last_message_at) as last_message_at, sum(senders.message_count) as message_count,
+          sum(senders.read_count) as read_count, sum(senders.read_known) as read_known,
+          sum(senders.recent_count) as recent_count
+        from senders
+        where senders.user_id = ${userId} and senders.is_subscription = 1 and senders.category = ${query.category}
+        group by senders.brand
+        having ${having}
+        order by ${value} ${dir}, ${brandKey} ${dir}
+        ${limit}`.execute(db);
+      return rows.map((r) => ({
+        brand: r.brand,
+        sortValue: Number(r.sort_value),
+        lastMessageAt: r.last_message_at === null ? null : Number(r.last_message_at),
+        messageCount: Number(r.message_count),
+        readCount: Number(r.read_count),
+        readKnown: Number(r.read_known),
+        recentCount: Number(r.recent_count),
+      }));
+    },
+
+    /** How many of the category's brands match `q`. */
+    async brandCount(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
+      const { having } = groupedBrands(userId, { category, order: 'messages', q });
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
+          select senders.brand from senders
+          where senders.user_id = ${userId} and senders.is_subscription = 1 and senders.category = ${category}
+          group by senders.brand
+          having ${having}) as matching_brands`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    /** The category's subscriptions of these brands, newest mail first (undated last). */
+    async sendersOfBrands(
+      userId: string,
+      category: SubscriptionCategory,
+      brands: readonly string[],
+    ): Promise<Array<StoredSubscription & { brand: string }>> {
+      if (brands.length === 0) return [];
+      const rows = await subscriptions(userId, category === 'unsubscribed')
+        .select('senders.brand')
+        .where('senders.category', '=', category)
+        .where('senders.brand', 'in', brands)
+        .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
+        .orderBy('senders.id', 'desc')
+        .execute();
+      return rows.map((r) => ({ ...toSubscription(r), brand: r.brand }));
+    },
+
     /** A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them. */
     async page(userId: string, query: PageQuery): Promise<StoredSubscription[]> {
       return (await pageRows(userId, query)).map(toSubscription);

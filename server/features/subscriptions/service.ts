@@ -1,4 +1,6 @@
 import type {
+  BrandRow,
+  BrandsResponse,
   Subscription,
   SubscriptionCategory,
   SubscriptionMessage,
@@ -7,8 +9,8 @@ import type {
 } from '#contract/api.js';
 import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
 import type { Repositories } from '../repositories.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import type { StoredMessage, StoredSubscription } from './repository.js';
+import { decodeBrandCursor, decodeCursor, encodeBrandCursor, encodeCursor } from './cursor.js';
+import type { StoredBrand, StoredMessage, StoredSubscription } from './repository.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -28,6 +30,8 @@ export interface ListQuery {
   q?: string;
   limit?: number;
   cursor?: string;
+  /** `brand`: one row per brand (listBrands); `sender` or none: one per sender. */
+  group?: 'sender' | 'brand';
 }
 
 export const CURSOR_WITHOUT_LIMIT_MESSAGE = 'A cursor needs a limit.';
@@ -72,7 +76,63 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
     screened: r.screened,
   });
 
+  const presentBrand = (b: StoredBrand, senders: StoredSubscription[]): BrandRow => ({
+    brand: b.brand,
+    senders: senders.map(present),
+    messageCount: b.messageCount,
+    messagesPerMonth: Math.round((b.recentCount / 3) * 10) / 10,
+    readRate: b.readKnown > 0 ? Math.min(1, b.readCount / b.readKnown) : null,
+    lastMessageAt: iso(b.lastMessageAt),
+  });
+
   return {
+    /**
+     * GET /get-unsubscribe-emails?group=brand: the category's brands matching `q` in the order (by their
+     * senders' newest mail, messages, read rate or messages a month together), each with its senders;
+     * paged like listPage. The grouping and the order are one SQL query; the page's senders a second.
+     */
+    async listBrands(userId: string, query: ListQuery): Promise<BrandsResponse> {
+      const { category, sort, limit } = query;
+      const q = query.q ? query.q : undefined;
+      if (limit === undefined && query.cursor !== undefined) {
+        throw new InvalidInputError(CURSOR_WITHOUT_LIMIT_MESSAGE);
+      }
+      const after = query.cursor === undefined ? undefined : decodeBrandCursor(sort, query.cursor);
+      const [rows, total] = await Promise.all([
+        repo.brandPage(userId, {
+          category,
+          order: sort,
+          q,
+          after,
+          limit: limit === undefined ? undefined : limit + 1,
+        }),
+        limit === undefined ? Promise.resolve(undefined) : repo.brandCount(userId, category, q),
+      ]);
+      const page = limit === undefined ? rows : rows.slice(0, limit);
+      const senders = await repo.sendersOfBrands(
+        userId,
+        category,
+        page.map((b) => b.brand),
+      );
+      const byBrand = new Map<string, StoredSubscription[]>();
+      for (const s of senders) {
+        const list = byBrand.get(s.brand);
+        if (list) list.push(s);
+        else byBrand.set(s.brand, [s]);
+      }
+      const data = page.map((b) => presentBrand(b, byBrand.get(b.brand) ?? []));
+      if (limit === undefined) return { data };
+      const last = page.at(-1);
+      return {
+        data,
+        nextCursor:
+          rows.length > limit && last
+            ? encodeBrandCursor(sort, { value: last.sortValue, brand: last.brand })
+            : null,
+        total,
+      };
+    },
+
     /** A whole category, newest mail first (undated last). */
     async list(userId: string, category: SubscriptionCategory): Promise<Subscription[]> {
       return (await repo.page(userId, { category, order: 'newest' })).map(present);

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   blockingBodySchema,
+  subscriptionListResponseSchema,
   subscriptionMessagesParamsSchema,
   subscriptionMessagesResponseSchema,
   subscriptionRefBodySchema,
   subscriptionSchema,
   subscriptionsQuerySchema,
-  subscriptionsResponseSchema,
   unsubscribeResultSchema,
 } from '#contract/api.js';
 import { API } from '#contract/routes.js';
@@ -37,7 +37,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
   app.get(
     API.subscriptions,
     {
-      schema: { querystring: subscriptionsQuerySchema, response: { 200: subscriptionsResponseSchema } },
+      schema: {
+        querystring: subscriptionsQuerySchema,
+        response: { 200: subscriptionListResponseSchema },
+      },
       serializerCompiler: plainDataSerializer,
     },
     async (request) => {
@@ -48,7 +51,9 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
           redirectUrl: reauthUrl(reauth),
         });
       }
-      return subscriptions.listPage(userId, request.query);
+      return request.query.group === 'brand'
+        ? subscriptions.listBrands(userId, request.query)
+        : subscriptions.listPage(userId, request.query);
     },
   );
 

@@ -1,0 +1,28 @@
+import { type Kysely, sql } from 'kysely';
+import { brandOf } from '#server/features/subscriptions/brand.js';
+
+// Brands (docs/decisions/082-brands.md): each sender's List-Id and its brand, written by the scans; the
+// grouped list reads a range of the new index per category. Existing rows get their address's brand (no
+// List-Id was kept before); the next scan or check that sees a List-Id moves the row to the list's brand.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('senders').addColumn('list_id', 'text').execute();
+  await db.schema
+    .alterTable('senders')
+    .addColumn('brand', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  let after = '';
+  for (;;) {
+    const { rows } = await sql<{ id: string; address: string }>`
+      select id, address from senders where id > ${after} order by id limit 1000`.execute(db);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      await sql`update senders set brand = ${brandOf(r.address, null)} where id = ${r.id}`.execute(db);
+    }
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+  await db.schema
+    .createIndex('senders_brand')
+    .on('senders')
+    .columns(['user_id', 'is_subscription', 'category', 'brand'])
+    .execute();
+}
