@@ -57,6 +57,9 @@ export const exportSenderSchema = z.object({
   unsubscribedAt: time,
   stillSending: z.boolean(),
   via: z.string().nullable(),
+  /** The List-Id of its newest list mail, and the brand it is grouped under (registrable domain). */
+  listId: z.string().nullable(),
+  brand: z.string(),
   screened: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
