@@ -108,7 +108,11 @@ describe('subscription references', () => {
 
 describe('queries', () => {
   it('defaults the category and the intent, and names an unknown one', () => {
-    expect(subscriptionsQuerySchema.parse({})).toEqual({ category: 'uncategorized', sort: 'newest' });
+    expect(subscriptionsQuerySchema.parse({})).toEqual({
+      category: 'uncategorized',
+      sort: 'newest',
+      group: 'sender',
+    });
     expect(first(subscriptionsQuerySchema, { sort: 'oldest' })).toBe('Unknown sort oldest.');
     expect(subscriptionsQuerySchema.parse({ limit: '50', q: '  shop ' })).toMatchObject({
       limit: 50,
@@ -116,6 +120,7 @@ describe('queries', () => {
     });
     expect(first(subscriptionsQuerySchema, { limit: '201' })).toBeTruthy();
     expect(first(subscriptionsQuerySchema, { category: 'bogus' })).toBe('Unknown category bogus.');
+    expect(first(subscriptionsQuerySchema, { group: 'domain' })).toBe('Unknown group domain.');
     expect(oauthStartQuerySchema.parse({})).toEqual({ intent: 'signin' });
     expect(first(oauthStartQuerySchema, { intent: 'steal' })).toBe(
       'Unknown intent steal: use signin, signup or add.',
