@@ -104,7 +104,9 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     const byDestination = new Map<string, RecordedMove[]>();
     for (const m of moves) {
       const key = JSON.stringify(m.destination);
-      byDestination.set(key, [...(byDestination.get(key) ?? []), m]);
+      const group = byDestination.get(key);
+      if (group) group.push(m);
+      else byDestination.set(key, [m]);
     }
     let restored = 0;
     for (const group of byDestination.values()) {
