@@ -117,6 +117,10 @@ describe('the blog in the browser', () => {
       .click();
     await page.waitForURL('**/blog?page=2');
     await expect(activePage(page, '2')).resolves.toBe('2');
+    // The pagination marks the clicked page at once, before the router's render of ?page=2 is committed;
+    // going back before that render would leave the page number the same across it (so react-paginate
+    // keeps its own mark). The cards of page 2 show the render is done.
+    await cardTitles(page, 'Fixture post 11');
 
     // Back and forward move between the pages visited.
     await page.goBack();
