@@ -20,8 +20,8 @@ const hasControlCharacter = (text: string): boolean => {
   return false;
 };
 
-/** The position a cursor of this order holds; InvalidInputError for anything else (garbled, forged, another order). */
-export function decodeCursor(sort: SubscriptionSort, cursor: string): KeysetPosition {
+/** The JSON object a cursor carries (either list's); InvalidInputError when it is not one. */
+function cursorFields(cursor: string): Record<string, unknown> {
   // Node's base64url decoder skips characters outside the alphabet: refuse them instead of guessing.
   if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw new InvalidInputError(BAD_CURSOR_MESSAGE);
   let parsed: unknown;
@@ -32,7 +32,12 @@ export function decodeCursor(sort: SubscriptionSort, cursor: string): KeysetPosi
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new InvalidInputError(BAD_CURSOR_MESSAGE);
-  const { s, v, i, ...rest } = parsed as Record<string, unknown>;
+  return parsed as Record<string, unknown>;
+}
+
+/** The position a cursor of this order holds; InvalidInputError for anything else (garbled, forged, another order). */
+export function decodeCursor(sort: SubscriptionSort, cursor: string): KeysetPosition {
+  const { s, v, i, ...rest } = cursorFields(cursor);
   // newest: an epoch-millisecond date (bigint), or null in the undated rows; the other orders: counts
   // and ranks, which are 32-bit integers in the database (PostgreSQL refuses a larger parameter).
   const valueOk =
@@ -64,16 +69,7 @@ export function encodeBrandCursor(sort: SubscriptionSort, position: BrandPositio
 
 /** The position a brand cursor of this order holds; InvalidInputError for anything else. */
 export function decodeBrandCursor(sort: SubscriptionSort, cursor: string): BrandPosition {
-  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw new InvalidInputError(BAD_CURSOR_MESSAGE);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
-  const { s, v, b, ...rest } = parsed as Record<string, unknown>;
+  const { s, v, b, ...rest } = cursorFields(cursor);
   // newest: a date or -1 (no dated mail); the others: sums and ranks, non-negative.
   const min = sort === 'newest' ? -1 : 0;
   if (
