@@ -14,6 +14,7 @@ export * from './api/billing.js';
 export * from './api/blog.js';
 export * from './api/bulk.js';
 export * from './api/export.js';
+export * from './api/insights.js';
 export * from './api/mailboxes.js';
 export * from './api/oauth.js';
 export * from './api/public-config.js';

@@ -32,6 +32,8 @@ export const API = {
   /** Everything stored about the user (JSON), and the subscription list (CSV): downloads. */
   exportJson: '/export',
   exportCsv: '/export.csv',
+  /** The Insights screen's figures (contract/api/insights.ts). */
+  insights: '/insights',
   sendEmail: '/send-email',
   publicConfig: '/get-public-config',
   /** POST /auth/{provider} with an app-specific password. */
@@ -94,6 +96,7 @@ export const SCREENS = {
   addAccount: '/genie/add-account',
   billing: '/genie/billing',
   rules: '/genie/rules',
+  insights: '/genie/insights',
 } as const;
 
 /** Path prefixes that belong to the API, never to the SPA (used by the server's SPA fallback). */
@@ -107,6 +110,7 @@ export const API_PREFIXES = [
   '/update-settings',
   '/export',
   '/export.csv',
+  '/insights',
   '/send-email',
   '/unsubscribe',
   '/manual-unsubscribe',

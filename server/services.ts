@@ -11,6 +11,8 @@ import { createBulkService } from './features/bulk/service.js';
 import { createContactService } from './features/contact/service.js';
 import { createExportRepository } from './features/export/repository.js';
 import { createExportService } from './features/export/service.js';
+import { createInsightsRepository } from './features/insights/repository.js';
+import { createInsightsService } from './features/insights/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
 import { createOrganiseService } from './features/organise/service.js';
@@ -162,6 +164,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
 
   const preview = createPreviewService({ repos, providers });
   const dataExport = createExportService({ repo: createExportRepository(db) });
+  const insights = createInsightsService({ repo: createInsightsRepository(db) });
   return {
     accounts,
     settings,
@@ -178,6 +181,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     blogDir,
     preview,
     dataExport,
+    insights,
     live,
     livePool,
     jobs,

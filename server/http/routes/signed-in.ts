@@ -4,6 +4,7 @@ import { type AccountRouteOptions, accountRoutes } from './account.js';
 import { type BillingRouteOptions, billingRoutes } from './billing.js';
 import { type BulkRouteOptions, bulkRoutes } from './bulk.js';
 import { type ExportRouteOptions, exportRoutes } from './export.js';
+import { type InsightsRouteOptions, insightsRoutes } from './insights.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
 import { type OrganiseRouteOptions, organiseRoutes } from './organise.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
@@ -13,6 +14,7 @@ export type SignedInRouteOptions = AccountRouteOptions &
   BillingRouteOptions &
   BulkRouteOptions &
   ExportRouteOptions &
+  InsightsRouteOptions &
   MailboxRouteOptions &
   OrganiseRouteOptions &
   PreviewRouteOptions &
@@ -36,4 +38,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(bulkRoutes, options);
   await app.register(organiseRoutes, options);
   await app.register(exportRoutes, options);
+  await app.register(insightsRoutes, options);
 };

@@ -1,0 +1,125 @@
+import {
+  INSIGHTS_QUIETER_LIMIT,
+  INSIGHTS_TOP_SENDERS,
+  INSIGHTS_WEEKS,
+  type InsightsQuieterSender,
+  type InsightsResponse,
+  type InsightsWeek,
+  STILL_SENDING_AFTER_DAYS,
+} from '#contract/api.js';
+import type { InsightsRepository, InsightsStamp, QuieterRow } from './repository.js';
+
+// The Insights screen's figures (docs/decisions/083-insights.md). Working them out reads every dated
+// reference of the user's last six months; the answer is kept per user and given again while the user's
+// senders have not changed (InsightsStamp: a scan's or check's upsert and every category change move it)
+// and for at most CACHE_TTL_MS, which bounds how stale read rates (recounted without a stamp) can get.
+
+export const DAY_MS = 86_400_000;
+export const WEEK_MS = 7 * DAY_MS;
+/** The window "messages a month" is counted over, as on the list (scans/repository.ts RECENT_WINDOW_MS). */
+const BEFORE_WINDOW_MS = 90 * DAY_MS;
+const CACHE_TTL_MS = 60_000;
+const CACHE_USERS = 1_000;
+
+/** Monday 00:00 UTC of the week holding `at` (1970-01-01 was a Thursday). */
+export function weekStart(at: number): number {
+  const day = Math.floor(at / DAY_MS);
+  const sinceMonday = (((day + 3) % 7) + 7) % 7;
+  return (day - sinceMonday) * DAY_MS;
+}
+
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
+/** A sender's monthly figures before and since its action, as the contract defines them. */
+export function quieterSender(row: QuieterRow, now: number): InsightsQuieterSender {
+  const sinceMs = Math.max(30 * DAY_MS, now - row.actedAt);
+  return {
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    actedAt: new Date(row.actedAt).toISOString(),
+    blocked: row.blocked,
+    perMonthBefore: oneDecimal(row.before / 3),
+    perMonthSince: oneDecimal((row.since * 30 * DAY_MS) / sinceMs),
+    messagesSince: row.since,
+    stillSending: row.late > 0,
+  };
+}
+
+export function createInsightsService({
+  repo,
+  now = Date.now,
+}: {
+  repo: InsightsRepository;
+  now?: () => number;
+}) {
+  const cache = new Map<string, { key: string; at: number; value: InsightsResponse }>();
+
+  async function compute(userId: string, at: number): Promise<InsightsResponse> {
+    const first = weekStart(at) - (INSIGHTS_WEEKS - 1) * WEEK_MS;
+    const [counts, undated, top, quiet] = await Promise.all([
+      repo.weekly(userId, first, INSIGHTS_WEEKS, WEEK_MS),
+      repo.undated(userId),
+      repo.topSenders(userId, INSIGHTS_TOP_SENDERS),
+      repo.quieter(userId, BEFORE_WINDOW_MS, STILL_SENDING_AFTER_DAYS * DAY_MS),
+    ]);
+    const weeks: InsightsWeek[] = Array.from({ length: INSIGHTS_WEEKS }, (_, i) => ({
+      start: new Date(first + i * WEEK_MS).toISOString(),
+      toReview: 0,
+      kept: 0,
+      unsubscribed: 0,
+    }));
+    for (const c of counts) {
+      const week = weeks[c.week];
+      if (!week) continue;
+      if (c.category === 'uncategorized') week.toReview += c.messages;
+      else week[c.category] += c.messages;
+    }
+    const senders = quiet.map((r) => quieterSender(r, at));
+    senders.sort(
+      (a, b) =>
+        Number(b.stillSending) - Number(a.stillSending) ||
+        b.perMonthBefore - a.perMonthBefore ||
+        a.name.localeCompare(b.name) ||
+        a.id.localeCompare(b.id),
+    );
+    return {
+      generatedAt: new Date(at).toISOString(),
+      weeks,
+      undatedMessages: undated,
+      topSenders: top.map((s) => ({
+        id: s.id,
+        name: s.name,
+        address: s.address,
+        category: s.category,
+        messagesPerMonth: oneDecimal(s.recentCount / 3),
+        readRate: s.readKnown > 0 ? Math.min(1, s.readCount / s.readKnown) : null,
+      })),
+      quieter: {
+        senders: senders.slice(0, INSIGHTS_QUIETER_LIMIT),
+        total: senders.length,
+        stillSending: senders.filter((s) => s.stillSending).length,
+        perMonthBefore: oneDecimal(senders.reduce((sum, s) => sum + s.perMonthBefore, 0)),
+        perMonthSince: oneDecimal(senders.reduce((sum, s) => sum + s.perMonthSince, 0)),
+      },
+    };
+  }
+
+  const keyOf = (stamp: InsightsStamp, at: number) => `${stamp.senders}:${stamp.updatedAt}:${weekStart(at)}`;
+
+  return {
+    async get(userId: string): Promise<InsightsResponse> {
+      const at = now();
+      const key = keyOf(await repo.stamp(userId), at);
+      const hit = cache.get(userId);
+      if (hit && hit.key === key && at - hit.at < CACHE_TTL_MS) return hit.value;
+      const value = await compute(userId, at);
+      cache.delete(userId);
+      if (cache.size >= CACHE_USERS) cache.delete(cache.keys().next().value as string);
+      cache.set(userId, { key, at, value });
+      return value;
+    },
+  };
+}
+
+export type InsightsService = ReturnType<typeof createInsightsService>;
