@@ -11,10 +11,12 @@ interface ListControlsProps {
   onQuery: (query: string) => void;
   /** The "also move their mail to the trash" switch; null on a list without Unsubscribe. */
   trash: { checked: boolean; onChange: (checked: boolean) => void } | null;
+  /** The "Group by brand" switch (brands/BrandList.tsx). */
+  grouped?: { checked: boolean; onChange: (checked: boolean) => void };
 }
 
 /** Above the list: its order, the search by name or address, and the trash switch of the unsubscribes. */
-export function ListControls({ order, onOrder, query, onQuery, trash }: ListControlsProps) {
+export function ListControls({ order, onOrder, query, onQuery, trash, grouped }: ListControlsProps) {
   return (
     <div className="list-controls mb-3">
       <Form.Select
@@ -49,6 +51,16 @@ export function ListControls({ order, onOrder, query, onQuery, trash }: ListCont
           <span aria-hidden="true">×</span>
         </Button>
       </InputGroup>
+      {grouped && (
+        <Form.Check
+          type="switch"
+          id="group-by-brand"
+          className="list-group-brand mb-0"
+          label="Group by brand"
+          checked={grouped.checked}
+          onChange={(e) => grouped.onChange(e.target.checked)}
+        />
+      )}
       {trash && <TrashOption checked={trash.checked} onChange={trash.onChange} />}
     </div>
   );

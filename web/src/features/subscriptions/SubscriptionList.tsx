@@ -11,6 +11,7 @@ import {
 } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
+import { useSearchParams } from 'react-router';
 import { BULK_MAX_SUBSCRIPTIONS, type BulkAction, type Subscription } from '#contract/api.js';
 import { ErrorState } from '../../components/ErrorState';
 import { PageHeader } from '../../components/PageHeader';
@@ -21,6 +22,7 @@ import { useEmailAccounts } from '../accounts';
 import type { RuleTarget } from '../rules';
 import { useLiveScan } from './api/live-scan';
 import { useSubscriptionList } from './api/subscription-list';
+import { GROUP_BRAND, GROUP_PARAM } from './brands/brandPages';
 import type { CategoryView } from './categories';
 import { emptyList } from './EmptyList';
 import { ListControls } from './ListControls';
@@ -46,6 +48,8 @@ import { useSubscriptionActions } from './useSubscriptionActions';
 // The bar and the summary of bulk actions come with the first selection (the list's first load has a budget).
 const BulkBar = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkBar })));
 const BulkProgress = lazy(() => import('./BulkPanel').then((m) => ({ default: m.BulkProgress })));
+// The list grouped by brand comes with the first "Group by brand".
+const BrandList = lazy(() => import('./brands/BrandList'));
 // The Organise dialog comes with its first opening.
 const OrganiseDialog = lazy(() => import('../rules').then((m) => m.loadOrganiseDialog()));
 
@@ -84,7 +88,20 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   const [order, setOrder] = useState<SortOrder>(DEFAULT_SORT);
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useSubscriptionList(category, order, q);
+  // "Group by brand" is in the address (?group=brand): it survives a reload and goes back with Back.
+  const [params, setParams] = useSearchParams();
+  const grouped = params.get(GROUP_PARAM) === GROUP_BRAND;
+  const setGrouped = (on: boolean) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (on) next.set(GROUP_PARAM, GROUP_BRAND);
+        else next.delete(GROUP_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  const list = useSubscriptionList(category, order, q, !grouped);
   const liveScan = useLiveScan();
   const [moveToTrash, setMoveToTrash] = useState(false);
   const actions = useSubscriptionActions(category);
@@ -129,7 +146,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
   /** The first answer (or failure) came. */
   const loaded = !list.isPending;
   const failed = list.isError && !list.data;
-  const busy = scanning || !loaded || (list.isFetching && !list.isFetchingNextPage);
+  const busy = scanning || (!grouped && (!loaded || (list.isFetching && !list.isFetchingNextPage)));
 
   // A mailbox that needs signing in again, while the list is open: the dialog with the server's reason.
   const reauthUrl = list.isError && isStatus(list.error, 401) ? redirectUrlOf(list.error) : null;
@@ -272,8 +289,12 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
           )
         }
       />
-      {/* A failed fetch counts nothing: no caption claiming 0. */}
-      <p className="text-muted mb-3 count-caption">{failed ? '\u00a0' : countCaption(total, view.caption)}</p>
+      {/* A failed fetch counts nothing: no caption claiming 0. Grouped, the brand list has its own. */}
+      {!grouped && (
+        <p className="text-muted mb-3 count-caption">
+          {failed ? '\u00a0' : countCaption(total, view.caption)}
+        </p>
+      )}
       <p className="small text-primary mb-0 scan-progress" role="status" aria-live="polite">
         {scanning && progress ? progressText(progress) : ''}
       </p>
@@ -284,6 +305,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
         query={query}
         onQuery={setQuery}
         trash={category !== 'unsubscribed' ? { checked: moveToTrash, onChange: setMoveToTrash } : null}
+        grouped={{ checked: grouped, onChange: setGrouped }}
       />
 
       {run && (
@@ -313,9 +335,39 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
             </Button>
           </div>
         )}
+      {grouped && (
+        <Suspense
+          fallback={
+            <Spinner animation="border" size="sm" variant="primary" role="status">
+              <span className="visually-hidden">Loading brands…</span>
+            </Spinner>
+          }
+        >
+          <BrandList
+            view={view}
+            order={order}
+            query={query}
+            q={q}
+            logoBaseUrl={logoBaseUrl}
+            showAccount={showAccount}
+            selected={selected}
+            onSelect={select}
+            actions={actions}
+            moveToTrash={moveToTrash}
+            onOrganise={organise}
+            run={run}
+            onBulk={(action, items) => {
+              setConfirmed(new Set());
+              return bulk.start(action, items.slice(0, BULK_MAX_SUBSCRIPTIONS), { moveToTrash });
+            }}
+            scanning={scanning}
+            accounts={{ failed: accountsFailed, count: accounts?.length ?? null, retry: retryAccounts }}
+          />
+        </Suspense>
+      )}
       {/* A table laid out as a grid (styles.css): only the rows near the screen exist, placed by the virtualizer. */}
       <table
-        hidden={failed}
+        hidden={failed || grouped}
         aria-label={view.heading}
         aria-rowcount={matching + 1}
         className="subscription-table bg-white border mb-0"
@@ -381,7 +433,7 @@ export function SubscriptionList({ view }: { view: CategoryView }) {
           Loading more…
         </p>
       )}
-      {empty && <div className="mt-3">{empty}</div>}
+      {empty && !grouped && <div className="mt-3">{empty}</div>}
       {selected.size > 0 && (
         <Suspense fallback={null}>
           <BulkBar

@@ -9,6 +9,10 @@ export const subscriptionKeys = {
   /** The pages of one category's list in one order and for one search (under `list(category)`). */
   pages: (category: SubscriptionCategory, sort: SubscriptionSort, q: string) =>
     [...USER_KEY, 'subscriptions', category, sort, q] as const,
+  /** The grouped list (brands/): under `lists` (refreshed with them), beside every `list(category)`. */
+  brandLists: (category: SubscriptionCategory) => [...USER_KEY, 'subscriptions', 'brands', category] as const,
+  brands: (category: SubscriptionCategory, sort: SubscriptionSort, q: string) =>
+    [...USER_KEY, 'subscriptions', 'brands', category, sort, q] as const,
   messages: (id: string) => [...USER_KEY, 'subscription-messages', id] as const,
   /** Client state fed by the live events only (scan running, progress): see live.ts. */
   scan: [...USER_KEY, 'scan'] as const,

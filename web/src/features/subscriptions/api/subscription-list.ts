@@ -12,6 +12,7 @@ import {
 } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { api } from '../../../lib/api-client';
+import { applyToBrands } from '../brands/brandPages';
 import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from '../subscriptionList';
 import { subscriptionKeys } from './keys';
 
@@ -61,9 +62,18 @@ async function fetchPage(
   }
 }
 
-/** The list of one category in one order and for one search, a page at a time. */
-export function useSubscriptionList(category: SubscriptionCategory, sort: SubscriptionSort, q: string) {
+/**
+ * The list of one category in one order and for one search, a page at a time. `enabled` false: not
+ * fetched (the screen shows the list grouped by brand instead).
+ */
+export function useSubscriptionList(
+  category: SubscriptionCategory,
+  sort: SubscriptionSort,
+  q: string,
+  enabled = true,
+) {
   return useInfiniteQuery({
+    enabled,
     queryKey: subscriptionKeys.pages(category, sort, q),
     queryFn: ({ pageParam }) => fetchPage(category, sort, q, pageParam),
     initialPageParam: null as string | null,
@@ -121,6 +131,7 @@ export function applyAction(
       withJoinedItem(withoutItem(pages, id), updated, q),
     );
   }
+  applyToBrands(queryClient, from, id, updated);
   void queryClient.invalidateQueries({
     queryKey: subscriptionKeys.lists,
     predicate: (query) => query.state.fetchStatus === 'fetching',
