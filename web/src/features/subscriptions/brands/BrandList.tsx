@@ -321,7 +321,7 @@ function BrandRowView({
             <div className="small brand-senders">{sendersLabel(row.senders.length)}</div>
           </div>
           <div className="subscription-address min-w-0">
-            <div className="text-muted small text-break" id={sendersId}>
+            <div className="text-muted small brand-addresses" id={sendersId}>
               {addressesPreview(row.senders)}
             </div>
           </div>
