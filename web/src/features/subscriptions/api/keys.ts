@@ -9,7 +9,8 @@ export const subscriptionKeys = {
   /** The pages of one category's list in one order and for one search (under `list(category)`). */
   pages: (category: SubscriptionCategory, sort: SubscriptionSort, q: string) =>
     [...USER_KEY, 'subscriptions', category, sort, q] as const,
-  /** The grouped list (brands/): under `lists` (refreshed with them), beside every `list(category)`. */
+  /** The grouped lists (brands/): under `lists` (refreshed with them), beside every `list(category)`. */
+  allBrands: [...USER_KEY, 'subscriptions', 'brands'] as const,
   brandLists: (category: SubscriptionCategory) => [...USER_KEY, 'subscriptions', 'brands', category] as const,
   brands: (category: SubscriptionCategory, sort: SubscriptionSort, q: string) =>
     [...USER_KEY, 'subscriptions', 'brands', category, sort, q] as const,

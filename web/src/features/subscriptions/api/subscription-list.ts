@@ -12,7 +12,7 @@ import {
 } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { api } from '../../../lib/api-client';
-import { applyToBrands } from '../brands/brandPages';
+import { applyToBrands, setBrandSenderRule } from '../brands/brandPages';
 import { mergeLiveSubscriptions, withJoinedItem, withoutItem, withUpdatedItem } from '../subscriptionList';
 import { subscriptionKeys } from './keys';
 
@@ -153,4 +153,5 @@ export function setSubscriptionRule(queryClient: QueryClient, id: string, rule: 
       })),
     });
   }
+  setBrandSenderRule(queryClient, id, rule);
 }

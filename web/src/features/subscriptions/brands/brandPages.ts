@@ -3,7 +3,13 @@
 // itself (BrandList.tsx) is loaded with the first "Group by brand"; these few lines also serve the row
 // actions (api/subscription-list.ts applyAction), which write into every cached list of a category.
 import type { QueryClient } from '@tanstack/react-query';
-import type { BrandRow, BrandsResponse, Subscription, SubscriptionCategory } from '#contract/api.js';
+import type {
+  BrandRow,
+  BrandsResponse,
+  SenderRule,
+  Subscription,
+  SubscriptionCategory,
+} from '#contract/api.js';
 import { subscriptionKeys } from '../api/keys';
 
 /** The URL search parameter of the toggle: `?group=brand`. */
@@ -74,5 +80,24 @@ export function applyToBrands(
     if (!data?.pages) continue;
     const pages = brandPagesWithout(data.pages, id, inPlace);
     if (pages !== data.pages) queryClient.setQueryData<BrandPages>(queryKey, { ...data, pages });
+  }
+}
+
+/** A sender's rule changed (the Organise dialog): its row in every cached brand list shows the new one. */
+export function setBrandSenderRule(queryClient: QueryClient, id: string, rule: SenderRule | null): void {
+  for (const [queryKey, data] of queryClient.getQueriesData<BrandPages>({
+    queryKey: subscriptionKeys.allBrands,
+  })) {
+    if (!data?.pages?.some((page) => page.data.some((row) => row.senders.some((s) => s.id === id)))) continue;
+    queryClient.setQueryData<BrandPages>(queryKey, {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        data: page.data.map((row) => ({
+          ...row,
+          senders: row.senders.map((s) => (s.id === id ? { ...s, rule } : s)),
+        })),
+      })),
+    });
   }
 }

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { BrandRow, BrandsResponse, Subscription } from '#contract/api.js';
+import type { BrandRow, BrandsResponse, SenderRule, Subscription } from '#contract/api.js';
 import { subscriptionKeys } from '../api/keys';
-import { applyToBrands, brandPagesWithout } from './brandPages';
+import { applyToBrands, brandPagesWithout, setBrandSenderRule } from './brandPages';
 import {
   addressesPreview,
   brandCaption,
@@ -83,6 +83,21 @@ describe('brand pages after an action on a sender', () => {
       expect(client.getQueryData<{ pages: BrandsResponse[] }>(key)?.pages[0]?.total).toBe(1);
     }
     expect(client.getQueryData<{ pages: BrandsResponse[] }>(kept)?.pages).toEqual(pages());
+  });
+});
+
+describe('a sender’s rule in the brand lists', () => {
+  it('shows the new rule on the sender’s row in every cached brand list', () => {
+    const client = new QueryClient();
+    const newest = subscriptionKeys.brands('uncategorized', 'newest', '');
+    const kept = subscriptionKeys.brands('kept', 'newest', '');
+    for (const key of [newest, kept]) client.setQueryData(key, { pages: pages(), pageParams: [null] });
+    const rule: SenderRule = { folder: 'Shops', keepNewest: null, expireAfterDays: null, expireAction: null };
+    setBrandSenderRule(client, 'd', rule);
+    for (const key of [newest, kept]) {
+      const senders = client.getQueryData<{ pages: BrandsResponse[] }>(key)?.pages[0]?.data[0]?.senders;
+      expect(senders?.map((s) => s.rule ?? null)).toEqual([null, rule]);
+    }
   });
 });
 
