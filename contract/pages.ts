@@ -124,6 +124,7 @@ export const SIGNED_IN_PAGES = {
   billing: { path: SCREENS.billing, title: 'Billing' },
   settings: { path: SCREENS.settings, title: 'Settings' },
   rules: { path: SCREENS.rules, title: 'Rules' },
+  insights: { path: SCREENS.insights, title: 'Insights' },
 } as const satisfies Record<string, { path: string; title: string }>;
 
 /** The not-found screen's title (any path no screen has). */

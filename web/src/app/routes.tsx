@@ -42,6 +42,7 @@ const NotFound = page(() => import('../components/NotFound'));
 const Privacy = page(() => import('../features/marketing/Privacy'));
 const Terms = page(() => import('../features/marketing/Terms'));
 const Rules = page(() => import('../features/rules/Rules'));
+const Insights = page(() => import('../features/insights/Insights'));
 const Settings = page(() => import('../features/settings/Settings'));
 const CategoryPage = page(() => import('../features/subscriptions/CategoryPage'));
 
@@ -64,7 +65,7 @@ const SITE_PAGES = [
   // Not BlogPost: the markdown renderer loads only for a visitor who opens a post.
   BlogList,
 ];
-const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage, Rules];
+const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage, Rules, Insights];
 
 function LandingPage() {
   const openContact = useContact();
@@ -98,6 +99,7 @@ const SIGNED_IN_SCREENS: Record<Exclude<keyof typeof SIGNED_IN_PAGES, 'subscript
   billing: <Billing />,
   settings: <Settings />,
   rules: <Rules />,
+  insights: <Insights />,
 };
 
 /** One route per page of the table, at its path and with its title. */

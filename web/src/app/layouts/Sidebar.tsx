@@ -95,6 +95,11 @@ export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(fu
           </NavLink>
         </li>
         <li>
+          <NavLink to={SCREENS.insights} className={linkClass}>
+            Insights
+          </NavLink>
+        </li>
+        <li>
           <NavLink to={SCREENS.settings} className={linkClass}>
             Settings
           </NavLink>
