@@ -29,6 +29,8 @@ export const API = {
   deleteAccount: '/delete-account',
   getSettings: '/get-settings',
   updateSettings: '/update-settings',
+  /** The weekly report's RFC 8058 one-click unsubscribe (?token=): POST turns it off, GET shows a page. */
+  reportUnsubscribe: '/report/unsubscribe',
   /** Everything stored about the user (JSON), and the subscription list (CSV): downloads. */
   exportJson: '/export',
   exportCsv: '/export.csv',
@@ -108,6 +110,7 @@ export const API_PREFIXES = [
   '/delete-account',
   '/get-',
   '/update-settings',
+  '/report/',
   '/export',
   '/export.csv',
   '/insights',

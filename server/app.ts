@@ -18,6 +18,7 @@ import { authRoutes } from './http/routes/auth.js';
 import { blogRoutes } from './http/routes/blog.js';
 import { oauthRoutes } from './http/routes/oauth.js';
 import { publicRoutes } from './http/routes/public.js';
+import { reportRoutes } from './http/routes/report.js';
 import { signedInRoutes } from './http/routes/signed-in.js';
 import { stripeRoutes } from './http/routes/stripe.js';
 import { registerSpaFallback } from './http/spa.js';
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
   await app.register(stripeRoutes, { billing });
   await app.register(blogRoutes, { blog, publicUrl: config.publicUrl, blogDir });
+  await app.register(reportRoutes, { report: services.report });
   await app.register(signedInRoutes, {
     ...services,
     rateLimit: authLimit,
@@ -116,6 +118,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       onError: (error) => app.log.error({ err: error }, 'scheduler tick failed'),
     });
     schedulers.push(scheduler);
+    // The weekly reports due (features/report), looked for every minute; one job per user and week.
+    schedulers.push(
+      startScheduler({
+        intervalMs: 60_000,
+        due: () => services.report.dueUsers(),
+        enqueue: (userId) => jobs.enqueue('weekly-report', { userId }, { key: `weekly-report:${userId}` }),
+        onError: (error) => app.log.error({ err: error }, 'weekly report scheduler tick failed'),
+      }),
+    );
     return scheduler;
   });
   app.addHook('onClose', async () => {

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { type IntegrationsConfig, parseIntegrations } from './integrations/index.js';
@@ -42,6 +43,27 @@ function parseDuration(value: string): number {
   const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(value)!;
   const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
   return Number(amount) * unitMs;
+}
+
+const dkimMissing = 'DKIM signing needs both DKIM_PRIVATE_KEY and DKIM_SELECTOR (DKIM_DOMAIN is optional)';
+
+/** A PEM written on one line with \n for its line breaks, as environment files often hold it. */
+function pemOf(value: string): string {
+  return value.includes('\\n') ? value.replaceAll('\\n', '\n') : value;
+}
+
+function isPrivateKey(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The domain of MAIL_FROM's address ("Name <a@b.example>" or a bare address). */
+export function domainOf(from: string): string | null {
+  return /@([A-Za-z0-9.-]+\.[A-Za-z]{2,})>?\s*$/.exec(from.trim())?.[1] ?? null;
 }
 
 const serverEnv = z
@@ -99,6 +121,38 @@ const serverEnv = z
       .string()
       .regex(/^\d+(ms|s|m|h)$/, 'SCAN_INTERVAL looks like 24h, 30m or 5s')
       .default('24h'),
+    DKIM_PRIVATE_KEY: z.string().optional(),
+    DKIM_SELECTOR: z
+      .string()
+      .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, {
+        message: 'DKIM_SELECTOR is a DNS label such as mail2026',
+      })
+      .optional(),
+    DKIM_DOMAIN: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'DKIM_DOMAIN is a domain name such as example.com')
+      .optional(),
+  })
+  .superRefine((e, ctx) => {
+    // DKIM signing of the product's mail: the key and its selector together, or neither.
+    const key = e.DKIM_PRIVATE_KEY?.trim();
+    if (!key && !e.DKIM_SELECTOR && !e.DKIM_DOMAIN) return;
+    if (!key) ctx.addIssue({ code: 'custom', path: ['DKIM_PRIVATE_KEY'], message: dkimMissing });
+    if (!e.DKIM_SELECTOR) ctx.addIssue({ code: 'custom', path: ['DKIM_SELECTOR'], message: dkimMissing });
+    if (key && !isPrivateKey(pemOf(key))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_PRIVATE_KEY'],
+        message: 'DKIM_PRIVATE_KEY must be a PEM private key (RSA or Ed25519); \\n may stand for line breaks',
+      });
+    }
+    if (!e.DKIM_DOMAIN && !domainOf(e.MAIL_FROM)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_DOMAIN'],
+        message: 'DKIM_DOMAIN is needed when MAIL_FROM has no domain to sign for',
+      });
+    }
   })
   .transform((e) => {
     const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -121,6 +175,17 @@ const serverEnv = z
       userRateLimit: parseRate(e.USER_RATE_LIMIT),
       trustProxy: e.TRUST_PROXY === 'true',
       logLevel: e.LOG_LEVEL as string,
+      /**
+       * DKIM signing of the product's mail (the weekly report's List-Unsubscribe is only honoured by mail
+       * providers under a valid signature); null: mail goes out unsigned.
+       */
+      dkim: e.DKIM_PRIVATE_KEY?.trim()
+        ? {
+            privateKey: pemOf(e.DKIM_PRIVATE_KEY.trim()),
+            selector: e.DKIM_SELECTOR as string,
+            domain: (e.DKIM_DOMAIN ?? domainOf(e.MAIL_FROM) ?? '').toLowerCase(),
+          }
+        : null,
       /** The built SPA's folder; set by main.ts, which finds it (no variable). */
       webRoot: null as string | null,
       logoBaseUrl: e.LOGO_BASE_URL.trim() ? e.LOGO_BASE_URL.trim().replace(/\/$/, '') : null,

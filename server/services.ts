@@ -17,6 +17,8 @@ import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/
 import { createOAuthService } from './features/oauth/service.js';
 import { createOrganiseService } from './features/organise/service.js';
 import { createPreviewService } from './features/preview/service.js';
+import { createReportRepository } from './features/report/repository.js';
+import { createReportService } from './features/report/service.js';
 import { createRepositories } from './features/repositories.js';
 import { createScansService } from './features/scans/service.js';
 import { createSettingsService } from './features/settings/service.js';
@@ -41,7 +43,13 @@ export type Services = Awaited<ReturnType<typeof createServices>>;
 export async function createServices(app: FastifyInstance, deps: AppDeps) {
   const { config, db, mailer: givenMailer } = deps;
   const mailer =
-    givenMailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+    givenMailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      dkim: config.dkim,
+    });
   const repos = createRepositories(db);
   const accounts = createAccountsService({
     repo: repos.accounts,
@@ -132,10 +140,19 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     enqueue: (bulkId) => jobs.enqueue('bulk-action', { bulkId }, { key: `bulk:${bulkId}` }),
     log: app.log,
   });
+  // The weekly report (features/report): its job sends one user's report; the scheduler queues those due.
+  const report = createReportService({
+    repo: createReportRepository(db),
+    mailer,
+    publicUrl: config.publicUrl,
+  });
   const handlers: JobHandlers = {
     'scan-mailbox': ({ mailboxId }) => scans.scanMailbox(mailboxId),
     'billing-sync': ({ customerId }) => billing.syncCustomer(customerId),
     'bulk-action': ({ bulkId }) => bulk.run(bulkId),
+    'weekly-report': async ({ userId }) => {
+      await report.sendWeekly(userId);
+    },
   };
   const jobs = await createJobQueue(config, handlers, { backoffMs: deps.jobBackoffMs, log: app.log });
   const requestScan = (mailboxId: string) =>
@@ -182,6 +199,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     preview,
     dataExport,
     insights,
+    report,
     live,
     livePool,
     jobs,

@@ -67,14 +67,27 @@ export const settingsSchema = z.object({
   alertAfterUnsubscribe: z.boolean({ error: 'alertAfterUnsubscribe must be true or false.' }),
   /** Block senders whose mail still arrives after the grace period; default false. */
   autoBlockStillSending: z.boolean({ error: 'autoBlockStillSending must be true or false.' }),
+  /** The weekly report by mail (docs/decisions/084-weekly-report.md); opt-in, default false. */
+  weeklyReport: z.boolean({ error: 'weeklyReport must be true or false.' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** PUT /update-settings: the spec's body has the two alerts; `autoBlockStillSending` may be left out and keeps its value. */
+/**
+ * PUT /update-settings: the spec's body has the two alerts; `autoBlockStillSending` and `weeklyReport` may
+ * be left out and keep their values.
+ */
 export const settingsUpdateSchema = settingsSchema.extend({
   autoBlockStillSending: settingsSchema.shape.autoBlockStillSending.optional(),
+  weeklyReport: settingsSchema.shape.weeklyReport.optional(),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+/** POST and GET /report/unsubscribe?token=: the token of the weekly report's List-Unsubscribe link. */
+export const reportUnsubscribeQuerySchema = z.object({
+  token: z
+    .string({ error: 'This unsubscribe link is incomplete: open the one in the report again.' })
+    .max(256, { error: 'This unsubscribe link is incomplete: open the one in the report again.' }),
+});
 
 // Contact form: POST /send-email
 

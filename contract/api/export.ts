@@ -167,6 +167,13 @@ export const exportAuditSchema = z.object({
   createdAt: z.string(),
 });
 
+/** A weekly report by mail (its week, when it was claimed and sent; its unsubscribe token is left out). */
+export const exportWeeklyReportSchema = z.object({
+  week: z.string(),
+  claimedAt: z.string(),
+  sentAt: time,
+});
+
 /** GET /export: the file's top-level shape; each array is one table of the user's rows. */
 export const dataExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -176,6 +183,7 @@ export const dataExportSchema = z.object({
   trialUsage: exportTrialUsageSchema,
   billing: exportBillingSchema.nullable(),
   accountAudit: z.array(exportAuditSchema),
+  weeklyReports: z.array(exportWeeklyReportSchema),
   mailboxes: z.array(exportMailboxSchema),
   senders: z.array(exportSenderSchema),
   messages: z.array(exportMessageSchema),

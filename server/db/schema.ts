@@ -31,6 +31,8 @@ export interface UsersTable {
   trial_unsubscribes_used: Generated<number>;
   /** 1 once the address is proven (docs/decisions/056-proven-addresses-and-takeover.md). */
   email_verified: Generated<number>;
+  /** 1: the weekly report is mailed to the user (features/report); off by default. */
+  weekly_report: Generated<number>;
   created_at: number;
 }
 
@@ -308,7 +310,22 @@ export interface AccountAuditTable {
   created_at: number;
 }
 
+/**
+ * A weekly report claimed for a user and a week (features/report): written before the mail is sent, so no
+ * two instances send the same week; sent_at once the mail went out. token_hash: sha256 of that mail's
+ * unsubscribe token (the link in its List-Unsubscribe).
+ */
+export interface WeeklyReportsTable {
+  user_id: string;
+  /** The ISO week reported, e.g. 2026-W47 (Monday to Sunday, UTC). */
+  week: string;
+  token_hash: string;
+  claimed_at: number;
+  sent_at: number | null;
+}
+
 export interface Database {
+  weekly_reports: WeeklyReportsTable;
   account_audit: AccountAuditTable;
   subscription_totals: SubscriptionTotalsTable;
   bulk_actions: BulkActionsTable;

@@ -14,6 +14,8 @@ export interface JobPayloads {
   'billing-sync': { customerId: string };
   /** Run the items of a bulk action still without an outcome (features/bulk). */
   'bulk-action': { bulkId: string };
+  /** Send the user's weekly report of the last full week, unless sent or claimed (features/report). */
+  'weekly-report': { userId: string };
 }
 
 export type JobName = keyof JobPayloads;

@@ -17,6 +17,7 @@ import * as m0015 from './0015_sender_names_cut_to_the_cap.js';
 import * as m0016 from './0016_sender_rules_and_screener.js';
 import * as m0017 from './0017_account_audit.js';
 import * as m0018 from './0018_sender_brand.js';
+import * as m0019 from './0019_weekly_report.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0016_sender_rules_and_screener': m0016,
   '0017_account_audit': m0017,
   '0018_sender_brand': m0018,
+  '0019_weekly_report': m0019,
 };
 
 /**

@@ -99,6 +99,7 @@ export function createExportRepository(db: Db) {
           'alert_manual_unsubscribe',
           'alert_after_unsubscribe',
           'auto_block_still_sending',
+          'weekly_report',
           'trial_unsubscribes_used',
         ])
         .where('id', '=', userId)
@@ -113,6 +114,7 @@ export function createExportRepository(db: Db) {
             alertManualUnsubscribe: Number(row.alert_manual_unsubscribe) === 1,
             alertAfterUnsubscribe: Number(row.alert_after_unsubscribe) === 1,
             autoBlockStillSending: Number(row.auto_block_still_sending) === 1,
+            weeklyReport: Number(row.weekly_report) === 1,
           },
           trialUnsubscribesUsed: Number(row.trial_unsubscribes_used),
         }
@@ -159,6 +161,20 @@ export function createExportRepository(db: Db) {
         .orderBy('id')
         .execute();
       return rows.map((r) => ({ action: r.action, createdAt: isoOf(r.created_at) }));
+    },
+
+    /**
+     * The weekly reports mailed (or claimed) for the user, one per week at most: read at once. The token
+     * hash of each is a credential (it turns the report off) and is never selected.
+     */
+    async weeklyReports(userId: string) {
+      const rows = await db
+        .selectFrom('weekly_reports')
+        .select(['week', 'claimed_at', 'sent_at'])
+        .where('user_id', '=', userId)
+        .orderBy('week')
+        .execute();
+      return rows.map((r) => ({ week: r.week, claimedAt: isoOf(r.claimed_at), sentAt: iso(r.sent_at) }));
     },
 
     /** A handful per user (the plan's limit), read at once, with the count of message ids scanned. */

@@ -90,6 +90,7 @@ export function createExportService(deps: { repo: ExportRepository; now?: () => 
           },
           billing: await repo.billing(userId),
           accountAudit: await repo.audit(userId),
+          weeklyReports: await repo.weeklyReports(userId),
           mailboxes: await repo.mailboxes(userId),
         };
         // The small sections at once, without the closing brace; the tables follow page by page.

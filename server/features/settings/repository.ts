@@ -12,7 +12,12 @@ export function createSettingsRepository(db: Db) {
     async find(userId: string): Promise<UserSettings | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['alert_manual_unsubscribe', 'alert_after_unsubscribe', 'auto_block_still_sending'])
+        .select([
+          'alert_manual_unsubscribe',
+          'alert_after_unsubscribe',
+          'auto_block_still_sending',
+          'weekly_report',
+        ])
         .where('id', '=', userId)
         .executeTakeFirst();
       return (
@@ -20,6 +25,7 @@ export function createSettingsRepository(db: Db) {
           alertManualUnsubscribe: row.alert_manual_unsubscribe === 1,
           alertAfterUnsubscribe: row.alert_after_unsubscribe === 1,
           autoBlockStillSending: row.auto_block_still_sending === 1,
+          weeklyReport: Number(row.weekly_report) === 1,
         }
       );
     },
@@ -33,6 +39,7 @@ export function createSettingsRepository(db: Db) {
           alert_manual_unsubscribe: flag(settings.alertManualUnsubscribe),
           alert_after_unsubscribe: flag(settings.alertAfterUnsubscribe),
           auto_block_still_sending: flag(settings.autoBlockStillSending),
+          weekly_report: flag(settings.weeklyReport),
         })
         .where('id', '=', userId)
         .execute();

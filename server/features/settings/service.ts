@@ -1,8 +1,9 @@
 import type { Settings, SettingsUpdate } from '#contract/api.js';
 import type { Repositories } from '../repositories.js';
 
-// The two alert settings of docs/product.md §3 (both default true) and the auto-block of senders still
-// sending after an unsubscribe (default false), stored on the user row.
+// The two alert settings of docs/product.md §3 (both default true), the auto-block of senders still
+// sending after an unsubscribe (default false) and the weekly report by mail (default false,
+// features/report), stored on the user row.
 
 export function createSettingsService(repos: Pick<Repositories, 'settings'>) {
   const repo = repos.settings;
@@ -17,7 +18,7 @@ export function createSettingsService(repos: Pick<Repositories, 'settings'>) {
   return {
     get,
 
-    /** `autoBlockStillSending` may be left out (the spec's body has only the two alerts): it keeps its stored value. */
+    /** `autoBlockStillSending` and `weeklyReport` may be left out (the spec's body has only the two alerts): they keep their stored values. */
     async update(userId: string, settings: SettingsUpdate): Promise<Settings> {
       await repo.update(userId, settings);
       return get(userId);

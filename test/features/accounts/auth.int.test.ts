@@ -470,6 +470,7 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
         alertManualUnsubscribe: true,
         alertAfterUnsubscribe: true,
         autoBlockStillSending: false,
+        weeklyReport: false,
       });
       const put = await client.put('/update-settings', {
         alertManualUnsubscribe: false,
@@ -480,12 +481,18 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
         alertManualUnsubscribe: false,
         alertAfterUnsubscribe: true,
         autoBlockStillSending: false,
+        weeklyReport: false,
       });
     });
 
     it('saves the auto-block setting, and keeps it when an older client leaves it out', async () => {
       const { client } = await signedUp();
-      const on = { alertManualUnsubscribe: true, alertAfterUnsubscribe: true, autoBlockStillSending: true };
+      const on = {
+        alertManualUnsubscribe: true,
+        alertAfterUnsubscribe: true,
+        autoBlockStillSending: true,
+        weeklyReport: false,
+      };
       expect((await client.put('/update-settings', on)).json()).toEqual(on);
       await client.put('/update-settings', { alertManualUnsubscribe: false, alertAfterUnsubscribe: true });
       expect((await client.get('/get-settings')).json()).toEqual({ ...on, alertManualUnsubscribe: false });

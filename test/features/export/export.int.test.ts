@@ -192,6 +192,16 @@ describe.each(DIALECTS)('data export on %s', (dialect) => {
       .values({ user_id: userId, customer_id: 'cus_export', status: 'active', created_at: now })
       .execute();
     await t.db
+      .insertInto('weekly_reports')
+      .values({
+        user_id: userId,
+        week: '2026-W47',
+        token_hash: 'weekly-report-token-hash-secret',
+        claimed_at: now,
+        sent_at: now,
+      })
+      .execute();
+    await t.db
       .insertInto('password_resets')
       .values({
         token_hash: 'reset-token-hash-secret',
@@ -274,7 +284,11 @@ describe.each(DIALECTS)('data export on %s', (dialect) => {
       alertManualUnsubscribe: true,
       alertAfterUnsubscribe: true,
       autoBlockStillSending: false,
+      weeklyReport: false,
     });
+    expect(file.weeklyReports).toEqual([
+      { week: '2026-W47', claimedAt: expect.any(String), sentAt: expect.any(String) },
+    ]);
     expect(file.mailboxes).toEqual([
       expect.objectContaining({ address: u.email, provider: 'yahoo', scannedMessages: 3 }),
     ]);
@@ -331,6 +345,7 @@ describe.each(DIALECTS)('data export on %s', (dialect) => {
       cookie,
       await client.token(),
       'reset-token-hash-secret',
+      'weekly-report-token-hash-secret',
       ...sessions.map((s) => s.id),
       ...verifications.map((v) => v.token_hash),
     ];

@@ -20,9 +20,16 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
   { key: 'alertManualUnsubscribe', label: 'Alert me when a manual unsubscribe is required' },
   { key: 'alertAfterUnsubscribe', label: 'Ask me to confirm after a manual unsubscribe' },
   { key: 'autoBlockStillSending', label: 'Block senders that keep sending after I unsubscribe' },
+  {
+    key: 'weeklyReport',
+    label: 'Email me a weekly report: new subscriptions, what my rules did, senders still sending',
+  },
 ];
 
-/** /genie/settings: the two alert switches, the auto-block switch, the data downloads and account deletion. */
+/**
+ * /genie/settings: the two alert switches, the auto-block switch, the weekly report by mail (off by
+ * default), the data downloads and account deletion.
+ */
 export default function Settings() {
   const navigate = useNavigate();
   const { signedOut } = useSession();

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: Settings = {
   alertManualUnsubscribe: true,
   alertAfterUnsubscribe: true,
   autoBlockStillSending: false,
+  weeklyReport: false,
 };
 
 export const getSettings = () => api.get(API.getSettings, settingsSchema);
