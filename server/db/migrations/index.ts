@@ -18,6 +18,7 @@ import * as m0016 from './0016_sender_rules_and_screener.js';
 import * as m0017 from './0017_account_audit.js';
 import * as m0018 from './0018_sender_brand.js';
 import * as m0019 from './0019_weekly_report.js';
+import * as m0020 from './0020_insights_stamp_index.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0017_account_audit': m0017,
   '0018_sender_brand': m0018,
   '0019_weekly_report': m0019,
+  '0020_insights_stamp_index': m0020,
 };
 
 /**

@@ -37,21 +37,35 @@ export interface QuieterRow {
   late: number;
 }
 
-/** What changes when a sender's figures do: a scan's or check's upsert and every category change set updated_at. */
+/**
+ * What changes when the figures may have: a scan's or check's upsert and every category change set a
+ * sender's updated_at; senders are deleted only with their mailbox (the mailboxes' count and newest).
+ */
 export interface InsightsStamp {
-  senders: number;
   updatedAt: number | null;
+  mailboxes: string;
 }
 
 export function createInsightsRepository(db: Db) {
   return {
     async stamp(userId: string): Promise<InsightsStamp> {
-      const row = await db
-        .selectFrom('senders')
-        .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('updated_at').as('at')])
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return { senders: Number(row?.n ?? 0), updatedAt: row?.at == null ? null : Number(row.at) };
+      // One seek of senders_user_updated each (migration 0020), and the user's few mailboxes.
+      const [senders, mailboxes] = await Promise.all([
+        db
+          .selectFrom('senders')
+          .select((eb) => eb.fn.max('updated_at').as('at'))
+          .where('user_id', '=', userId)
+          .executeTakeFirst(),
+        db
+          .selectFrom('mailboxes')
+          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('created_at').as('at')])
+          .where('user_id', '=', userId)
+          .executeTakeFirst(),
+      ]);
+      return {
+        updatedAt: senders?.at == null ? null : Number(senders.at),
+        mailboxes: `${Number(mailboxes?.n ?? 0)}:${mailboxes?.at ?? ''}`,
+      };
     },
 
     /** The subscriptions' dated references in [start, start + weeks × weekMs), by week and category. */

@@ -105,7 +105,8 @@ export function createInsightsService({
     };
   }
 
-  const keyOf = (stamp: InsightsStamp, at: number) => `${stamp.senders}:${stamp.updatedAt}:${weekStart(at)}`;
+  const keyOf = (stamp: InsightsStamp, at: number) =>
+    `${stamp.mailboxes}:${stamp.updatedAt}:${weekStart(at)}`;
 
   return {
     async get(userId: string): Promise<InsightsResponse> {
