@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -238,6 +239,33 @@ describe('integrations: a client id and its secret go together', () => {
   it('treats empty values (an uncommented `NAME=` line) as unset', () => {
     const config = parseConfig({ GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' });
     expect(config.google).toBeNull();
+  });
+
+  it('signs mail with DKIM only with a key and its selector, refusing half a setting or a bad key', () => {
+    expect(parseConfig({}).dkim).toBeNull();
+    expect(parseConfig({ DKIM_PRIVATE_KEY: '', DKIM_SELECTOR: '', DKIM_DOMAIN: '' }).dkim).toBeNull();
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const oneLine = pem.trim().replaceAll('\n', '\\n');
+    const config = parseConfig({
+      DKIM_PRIVATE_KEY: oneLine,
+      DKIM_SELECTOR: 'genie2026',
+      MAIL_FROM: 'Inbox Genie <report@Genie.example>',
+    });
+    expect(config.dkim).toEqual({ privateKey: pem.trim(), selector: 'genie2026', domain: 'genie.example' });
+    expect(
+      parseConfig({ DKIM_PRIVATE_KEY: pem, DKIM_SELECTOR: 's', DKIM_DOMAIN: 'mail.example' }).dkim?.domain,
+    ).toBe('mail.example');
+    expect(configError({ DKIM_PRIVATE_KEY: pem })).toMatch(/DKIM_SELECTOR: DKIM signing needs both/);
+    expect(configError({ DKIM_SELECTOR: 's' })).toMatch(/DKIM_PRIVATE_KEY: DKIM signing needs both/);
+    expect(configError({ DKIM_PRIVATE_KEY: 'not a key', DKIM_SELECTOR: 's' })).toMatch(
+      /DKIM_PRIVATE_KEY must be a PEM private key/,
+    );
+    expect(configError({ DKIM_PRIVATE_KEY: pem, DKIM_SELECTOR: 'a b' })).toMatch(
+      /DKIM_SELECTOR is a DNS label/,
+    );
+    expect(
+      configError({ DKIM_PRIVATE_KEY: pem, DKIM_SELECTOR: 's', MAIL_FROM: 'Genie <genie@localhost>' }),
+    ).toMatch(/DKIM_DOMAIN is needed/);
   });
 
   it('a base URL alone does not turn a provider on', () => {

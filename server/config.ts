@@ -61,6 +61,29 @@ function isPrivateKey(pem: string): boolean {
   }
 }
 
+const DNS_NAME = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
+/** The DKIM variables trimmed, empty ones unset, the key's \n made line breaks. */
+function dkimVariables(e: { DKIM_PRIVATE_KEY?: string; DKIM_SELECTOR?: string; DKIM_DOMAIN?: string }) {
+  const key = e.DKIM_PRIVATE_KEY?.trim();
+  return {
+    key: key ? pemOf(key) : null,
+    selector: e.DKIM_SELECTOR?.trim() || null,
+    domain: e.DKIM_DOMAIN?.trim().toLowerCase() || null,
+  };
+}
+
+function dkimOf(e: {
+  DKIM_PRIVATE_KEY?: string;
+  DKIM_SELECTOR?: string;
+  DKIM_DOMAIN?: string;
+  MAIL_FROM: string;
+}) {
+  const { key, selector, domain } = dkimVariables(e);
+  if (!key || !selector) return null;
+  return { privateKey: key, selector, domain: domain ?? domainOf(e.MAIL_FROM)?.toLowerCase() ?? '' };
+}
+
 /** The domain of MAIL_FROM's address ("Name <a@b.example>" or a bare address). */
 export function domainOf(from: string): string | null {
   return /@([A-Za-z0-9.-]+\.[A-Za-z]{2,})>?\s*$/.exec(from.trim())?.[1] ?? null;
@@ -122,31 +145,37 @@ const serverEnv = z
       .regex(/^\d+(ms|s|m|h)$/, 'SCAN_INTERVAL looks like 24h, 30m or 5s')
       .default('24h'),
     DKIM_PRIVATE_KEY: z.string().optional(),
-    DKIM_SELECTOR: z
-      .string()
-      .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, {
-        message: 'DKIM_SELECTOR is a DNS label such as mail2026',
-      })
-      .optional(),
-    DKIM_DOMAIN: z
-      .string()
-      .regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'DKIM_DOMAIN is a domain name such as example.com')
-      .optional(),
+    DKIM_SELECTOR: z.string().optional(),
+    DKIM_DOMAIN: z.string().optional(),
   })
   .superRefine((e, ctx) => {
-    // DKIM signing of the product's mail: the key and its selector together, or neither.
-    const key = e.DKIM_PRIVATE_KEY?.trim();
-    if (!key && !e.DKIM_SELECTOR && !e.DKIM_DOMAIN) return;
+    // DKIM signing of the product's mail: the key and its selector together, or neither ('' is unset).
+    const { key, selector, domain } = dkimVariables(e);
+    if (!key && !selector && !domain) return;
     if (!key) ctx.addIssue({ code: 'custom', path: ['DKIM_PRIVATE_KEY'], message: dkimMissing });
-    if (!e.DKIM_SELECTOR) ctx.addIssue({ code: 'custom', path: ['DKIM_SELECTOR'], message: dkimMissing });
-    if (key && !isPrivateKey(pemOf(key))) {
+    if (!selector) ctx.addIssue({ code: 'custom', path: ['DKIM_SELECTOR'], message: dkimMissing });
+    if (key && !isPrivateKey(key)) {
       ctx.addIssue({
         code: 'custom',
         path: ['DKIM_PRIVATE_KEY'],
         message: 'DKIM_PRIVATE_KEY must be a PEM private key (RSA or Ed25519); \\n may stand for line breaks',
       });
     }
-    if (!e.DKIM_DOMAIN && !domainOf(e.MAIL_FROM)) {
+    if (selector && !DNS_NAME.test(selector)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_SELECTOR'],
+        message: 'DKIM_SELECTOR is a DNS label such as mail2026',
+      });
+    }
+    if (domain && !(DNS_NAME.test(domain) && domain.includes('.'))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_DOMAIN'],
+        message: 'DKIM_DOMAIN is a domain name such as example.com',
+      });
+    }
+    if (!domain && !domainOf(e.MAIL_FROM)) {
       ctx.addIssue({
         code: 'custom',
         path: ['DKIM_DOMAIN'],
@@ -179,13 +208,7 @@ const serverEnv = z
        * DKIM signing of the product's mail (the weekly report's List-Unsubscribe is only honoured by mail
        * providers under a valid signature); null: mail goes out unsigned.
        */
-      dkim: e.DKIM_PRIVATE_KEY?.trim()
-        ? {
-            privateKey: pemOf(e.DKIM_PRIVATE_KEY.trim()),
-            selector: e.DKIM_SELECTOR as string,
-            domain: (e.DKIM_DOMAIN ?? domainOf(e.MAIL_FROM) ?? '').toLowerCase(),
-          }
-        : null,
+      dkim: dkimOf(e),
       /** The built SPA's folder; set by main.ts, which finds it (no variable). */
       webRoot: null as string | null,
       logoBaseUrl: e.LOGO_BASE_URL.trim() ? e.LOGO_BASE_URL.trim().replace(/\/$/, '') : null,

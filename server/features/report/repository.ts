@@ -164,23 +164,6 @@ export function createReportRepository(db: Db) {
       return row !== undefined;
     },
 
-    /** The reports sent or claimed for the user, oldest first (the data export). */
-    async reports(
-      userId: string,
-    ): Promise<Array<{ week: string; claimedAt: number; sentAt: number | null }>> {
-      const rows = await db
-        .selectFrom('weekly_reports')
-        .select(['week', 'claimed_at', 'sent_at'])
-        .where('user_id', '=', userId)
-        .orderBy('week')
-        .execute();
-      return rows.map((r) => ({
-        week: r.week,
-        claimedAt: num(r.claimed_at),
-        sentAt: r.sent_at === null ? null : num(r.sent_at),
-      }));
-    },
-
     /** Subscription senders first seen in [start, end): how many, and the biggest LISTED. */
     async newSubscriptions(
       userId: string,
