@@ -206,7 +206,7 @@ export function renderHtml(c: ReportContent, links: ReportLinks): string {
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(subjectOf(c))}</title></head>`,
-    '<body style="margin:0;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#212529;background:#ffffff">',
+    '<body style="margin:0;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#212529;background:#ffffff;overflow-wrap:break-word">',
     '<div style="max-width:600px;margin:0 auto">',
     ...parts,
     '</div></body></html>',
