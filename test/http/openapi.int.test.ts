@@ -34,6 +34,8 @@ const NO_BODY = [
   // Ends a sender's rule; what else to do is the query's (`?restore=true`).
   'DELETE /sender-rules/:subscriptionId',
   'POST /stripe/webhook',
+  // The weekly report's RFC 8058 one-click: List-Unsubscribe=One-Click, form-encoded, read raw.
+  'POST /report/unsubscribe',
 ];
 /** Answers that are not JSON: a preview is sanitized HTML, the rest are browser navigations that redirect. */
 const NOT_JSON = [
@@ -48,6 +50,9 @@ const NOT_JSON = [
   'GET /auth/outlook/callback',
   // The subscription list as a CSV download (GET /export is JSON, described by its schema).
   'GET /export.csv',
+  // The weekly report's unsubscribe: small HTML pages (a mail provider's POST, a person's click).
+  'POST /report/unsubscribe',
+  'GET /report/unsubscribe',
 ];
 
 describe('GET /openapi.json', () => {
