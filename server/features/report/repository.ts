@@ -15,6 +15,8 @@ export const PACE_WINDOW_MS = 90 * DAY;
 
 export interface ReportAccount {
   email: string;
+  /** The address is proven (docs/decisions/056-proven-addresses-and-takeover.md): only then is mail sent to it. */
+  emailVerified: boolean;
   weeklyReport: boolean;
   createdAt: number;
 }
@@ -72,12 +74,16 @@ function destinationOf(text: string): MoveGroup['destination'] {
 
 export function createReportRepository(db: Db) {
   return {
-    /** Users with the report on, old enough for `week`, whose report of `week` nobody claimed yet. */
+    /**
+     * Users with the report on and a proven address, old enough for `week`, whose report of `week` nobody
+     * claimed yet.
+     */
     async dueUsers(week: string, weekEnd: number, limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('users')
         .select('id')
         .where('weekly_report', '=', 1)
+        .where('email_verified', '=', 1)
         .where('created_at', '<', weekEnd)
         .where(({ not, exists, selectFrom }) =>
           not(
@@ -98,12 +104,13 @@ export function createReportRepository(db: Db) {
     async account(userId: string): Promise<ReportAccount | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['email', 'weekly_report', 'created_at'])
+        .select(['email', 'email_verified', 'weekly_report', 'created_at'])
         .where('id', '=', userId)
         .executeTakeFirst();
       return (
         row && {
           email: row.email,
+          emailVerified: num(row.email_verified) === 1,
           weeklyReport: num(row.weekly_report) === 1,
           createdAt: num(row.created_at),
         }

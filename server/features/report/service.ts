@@ -16,7 +16,7 @@ import { reportedWeek, type Week } from './week.js';
 /** What a token looks like (lib/crypto randomToken: 32 bytes, base64url). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export type SendOutcome = 'sent' | 'off' | 'too-new' | 'claimed' | 'gone';
+export type SendOutcome = 'sent' | 'off' | 'unproven' | 'too-new' | 'claimed' | 'gone';
 
 export interface ReportDeps {
   repo: ReportRepository;
@@ -70,6 +70,8 @@ export function createReportService({ repo, mailer, publicUrl, now = Date.now }:
       const account = await repo.account(userId);
       if (!account) return 'gone';
       if (!account.weeklyReport) return 'off';
+      // Whoever signs up with someone else's address must not be able to mail them every week.
+      if (!account.emailVerified) return 'unproven';
       if (account.createdAt >= week.end) return 'too-new';
       const token = randomToken();
       const tokenHash = hashToken(token);

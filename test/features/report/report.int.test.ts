@@ -94,8 +94,12 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
       .select('id')
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
-    // Joined in June 2025, long before the weeks reported here.
-    await t.db.updateTable('users').set({ created_at: JOINED }).where('id', '=', user.id).execute();
+    // Joined in June 2025, long before the weeks reported here, with the address proven.
+    await t.db
+      .updateTable('users')
+      .set({ created_at: JOINED, email_verified: 1 })
+      .where('id', '=', user.id)
+      .execute();
     return { client, email, userId: user.id };
   }
 
@@ -225,7 +229,13 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
   async function otherUser(t: TestApp) {
     await t.db
       .insertInto('users')
-      .values({ id: 'other-user', email: uniqueEmail('other'), created_at: JOINED, weekly_report: 1 })
+      .values({
+        id: 'other-user',
+        email: uniqueEmail('other'),
+        created_at: JOINED,
+        weekly_report: 1,
+        email_verified: 1,
+      })
       .execute();
     await t.db
       .insertInto('mailboxes')
@@ -274,6 +284,14 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
       .execute();
     expect(await service.dueUsers()).toEqual([]);
     expect(await service.sendWeekly(userId)).toBe('too-new');
+    // An address nobody proved gets no report: whoever signed up with it cannot mail its owner weekly.
+    await t.db
+      .updateTable('users')
+      .set({ created_at: JOINED, email_verified: 0 })
+      .where('id', '=', userId)
+      .execute();
+    expect(await service.dueUsers()).toEqual([]);
+    expect(await service.sendWeekly(userId)).toBe('unproven');
     expect(await reportsInOutbox(t.dataDir)).toEqual([]);
   });
 
