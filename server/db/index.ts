@@ -37,6 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    pool.on('connect', runsNamedStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrateToLatest(db as Kysely<unknown>, schema);
     return { db, dialect: 'postgres', close: () => db.destroy() };
@@ -60,6 +61,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   await migrateToLatest(db as Kysely<unknown>);
   await recountSubscriptionTotals(db as Kysely<unknown>);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * SQL texts of the fixed-shape hot queries (db/prepared.ts `preparedQueries`), each with its statement
+ * name. On PostgreSQL they run as named prepared statements: each connection parses and plans such a
+ * text once, and later calls send only Bind and Execute (the list's first page runs four of them per
+ * request, and PostgreSQL shares the machine's cores with the product). Their number is bounded by the
+ * code's shapes (never by values), so the statements a connection keeps are too.
+ */
+const namedStatements = new Map<string, string>();
+
+/** Marks `sql` as a hot query's text (db/prepared.ts). */
+export function markNamedStatement(sql: string): void {
+  if (!namedStatements.has(sql)) namedStatements.set(sql, `ig_hot_${namedStatements.size + 1}`);
+}
+
+/** Runs the marked texts a new pool client is given (Kysely calls `query(text, values)`) as named statements. */
+function runsNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config === 'string' && Array.isArray(values) && callback === undefined) {
+      const name = namedStatements.get(config);
+      if (name) return query({ name, text: config, values });
+    }
+    return callback === undefined ? query(config, values) : query(config, values, callback);
+  };
 }
 
 /** How many distinct statements stay prepared (queries with IN lists of varying length make many). */

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './index.js';
+import { type Db, markNamedStatement } from './index.js';
 
 /**
  * Queries built and compiled once per shape, then run with new values. Kysely builds a query's tree,
@@ -25,6 +25,7 @@ export function preparedQueries(db: Pick<Db, 'executeQuery'>) {
         throw new Error(`prepared query ${shape}: a value was used in a string, not as a parameter`);
       }
       compiled.set(shape, query);
+      markNamedStatement(query.sql);
     }
     return query;
   }
