@@ -10,4 +10,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['user_id', 'updated_at'])
     .execute();
 }
-
