@@ -15,6 +15,13 @@ import type { JobHandler, JobHandlers, JobName, JobPayloads, JobQueue } from './
  */
 const POLICIES: Partial<Record<JobName, 'standard' | 'stately'>> = { 'bulk-action': 'standard' };
 
+/**
+ * Jobs of a name one worker process runs at once (one when unnamed). Checks wait on mail servers far more
+ * than they compute (the parsing is on the scan thread), so a worker runs a few: a mailbox whose server
+ * hangs holds one of them until its timeouts end the check, and the others go on.
+ */
+export const CONCURRENCY: Partial<Record<JobName, number>> = { 'scan-mailbox': 4 };
+
 export interface PgBossQueueOptions {
   connectionString: string;
   /** PostgreSQL schema of pg-boss's tables. */
@@ -26,9 +33,11 @@ export interface PgBossQueueOptions {
   retryDelaySeconds?: number;
   pollingIntervalSeconds?: number;
   onError?: (error: unknown) => void;
-  /** How often a worker says its running jobs are alive (default 10 s). */
+  /** Jobs of a name this process runs at once (CONCURRENCY unless given). */
+  concurrency?: Partial<Record<JobName, number>>;
+  /** How often a worker says its running jobs are alive (default 5 s). */
   heartbeatMs?: number;
-  /** A running job whose worker has been silent this long is handed on (default 30 s). */
+  /** A running job whose worker has been silent this long is handed on (default 20 s). */
   staleAfterMs?: number;
 }
 
@@ -37,8 +46,8 @@ export interface PgBossQueueOptions {
  * scan of a worker killed mid-way (SIGKILL, a lost machine) held its mailbox for a quarter of an hour:
  * the stately queue merges the new job into the dead one. Each worker therefore records the jobs it runs
  * in a table of its own beside pg-boss's and renews their heartbeat; every worker fails the jobs whose
- * heartbeat stopped (pg-boss then retries them), so a crashed worker's scan resumes within a minute, from
- * its checkpoint. A worker stalled longer than `staleAfterMs` may see its job run a second time meanwhile:
+ * heartbeat stopped (pg-boss then retries them), so a crashed worker's scan resumes within half a minute
+ * (docs/decisions/086-fair-checks-and-worker-faults.md), from its checkpoint. A worker stalled longer than `staleAfterMs` may see its job run a second time meanwhile:
  * scans and checks are checkpointed and idempotent, and a bulk runs under its own lease (features/bulk).
  */
 function runningJobs(connectionString: string, schema: string) {
@@ -82,23 +91,73 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   const worker = randomUUID();
   const running = runningJobs(options.connectionString, options.schema);
   await running.create();
-  /** Runs this process's handler for each job of `name` (typed per job: its payload is its handler's). */
-  const work = async <N extends JobName>(name: N): Promise<void> => {
+  const nextJob = fetchNextJob(boss, options.schema);
+  const pollMs = (options.pollingIntervalSeconds ?? 2) * 1000;
+  let stopping = false;
+  /** Wakes the workers' polls (at stop). */
+  const wakers = new Set<() => void>();
+  const workers: Promise<void>[] = [];
+
+  /** Runs one job this process took: its outcome goes back to pg-boss, which retries a failure. */
+  async function runJob<N extends JobName>(name: N, job: TakenJob): Promise<void> {
     const handler: JobHandler<N> = options.handlers[name];
-    await boss.work<JobPayloads[N]>(
-      name,
-      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async ([job]) => {
-        if (!job) return;
-        await running.started(job.id, name, worker);
+    try {
+      await running.started(job.id, name, worker);
+      try {
+        await withinSeconds(handler(job.data as JobPayloads[N], job.attempt), job.expireInSeconds);
+        await boss.complete(name, job.id);
+      } catch (error) {
+        await boss.fail(name, job.id, failure(error));
+      } finally {
+        await running.ended(job.id, worker);
+      }
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  /**
+   * Takes the jobs of `name` while fewer than `slots` run in this process: polls when none is waiting, and
+   * again as soon as one of its jobs ends. Resolves once stopping and its running jobs have ended.
+   */
+  async function work(name: JobName, slots: number): Promise<void> {
+    const policy = POLICIES[name] ?? 'stately';
+    const inFlight = new Set<Promise<void>>();
+    let wake: (() => void) | null = null;
+    const nap = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        wakers.add(wake);
+      }).finally(() => {
+        if (wake) wakers.delete(wake);
+        wake = null;
+      });
+    while (!stopping) {
+      let job: TakenJob | null = null;
+      if (inFlight.size < slots) {
         try {
-          await handler(job.data, 1);
-        } finally {
-          await running.ended(job.id, worker);
+          job = await nextJob(name, policy);
+        } catch (error) {
+          options.onError?.(error);
         }
-      },
-    );
-  };
+      }
+      if (!job) {
+        await nap();
+        continue;
+      }
+      const run: Promise<void> = runJob(name, job).finally(() => {
+        inFlight.delete(run);
+        wake?.();
+      });
+      inFlight.add(run);
+    }
+    await Promise.all(inFlight);
+  }
+
   for (const name of names) {
     if (!(await boss.getQueue(name))) {
       await boss.createQueue(name, {
@@ -109,11 +168,15 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
         retryBackoff: true,
       });
     }
-    if (options.work) await work(name);
+  }
+  if (options.work) {
+    for (const name of names) {
+      workers.push(work(name, Math.max(1, (options.concurrency ?? CONCURRENCY)[name] ?? 1)));
+    }
   }
 
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const staleAfterMs = options.staleAfterMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? 20_000;
   /** Fails the jobs of workers that stopped beating: pg-boss retries them at once (retryDelay). */
   async function handOnStale(): Promise<void> {
     for (const job of await running.takeStale(staleAfterMs)) {
@@ -145,10 +208,92 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       }
     },
     async stop() {
-      // Beats go on while running jobs finish, so no other worker takes them meanwhile.
+      // Beats go on while running jobs finish (for up to 30 s), so no other worker takes them meanwhile.
+      stopping = true;
+      for (const wake of wakers) wake();
+      await Promise.race([Promise.all(workers), new Promise((r) => setTimeout(r, 30_000).unref())]);
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       for (const timer of timers) clearInterval(timer);
       await running.close();
     },
   };
+}
+
+/** A job this process took from pg-boss. */
+interface TakenJob {
+  id: string;
+  data: unknown;
+  /** 1 for the first run, 2 for the first retry… */
+  attempt: number;
+  expireInSeconds: number;
+}
+
+/**
+ * Takes the next job of a queue, as pg-boss 10's own fetch does, except that a stately queue's job waits
+ * while a job of its key runs. pg-boss tries to start it anyway, the unique index of its active jobs
+ * refuses, and its fetch returns nothing: a mailbox queued again while its check runs held every worker
+ * back until that check ended, a minute when its server hangs (docs/decisions/086-fair-checks-and-worker-faults.md).
+ * Two workers may still take two waiting jobs of one key at once; the second start is refused and taken
+ * as nothing (pg-boss's own handling), and the next poll passes that key by.
+ */
+function fetchNextJob(boss: PgBoss, schema: string) {
+  const jobs = `"${schema.replace(/"/g, '""')}".job`;
+  const sql = (stately: boolean) => `
+    WITH next AS (
+      SELECT id FROM ${jobs} j
+      WHERE name = $1 AND state < 'active' AND start_after < now()
+        ${stately ? `AND NOT EXISTS (SELECT 1 FROM ${jobs} a WHERE a.name = $1 AND a.state = 'active' AND a.singleton_key = j.singleton_key)` : ''}
+      ORDER BY priority DESC, created_on, id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE ${jobs} j SET
+      state = 'active',
+      started_on = now(),
+      retry_count = CASE WHEN started_on IS NOT NULL THEN retry_count + 1 ELSE retry_count END
+    FROM next
+    WHERE j.name = $1 AND j.id = next.id
+    RETURNING j.id, j.data, j.retry_count, EXTRACT(epoch FROM j.expire_in) AS expire_in_seconds`;
+  const statements = { stately: sql(true), standard: sql(false) };
+  return async (name: JobName, policy: 'standard' | 'stately'): Promise<TakenJob | null> => {
+    let rows: Array<{ id: string; data: unknown; retry_count: number; expire_in_seconds: string }>;
+    try {
+      ({ rows } = await boss.getDb().executeSql(statements[policy], [name]));
+    } catch (error) {
+      // The unique index of a stately queue's active jobs refused a second start of one key.
+      if ((error as { code?: string }).code === '23505') return null;
+      throw error;
+    }
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      data: row.data,
+      attempt: row.retry_count + 1,
+      expireInSeconds: Number(row.expire_in_seconds),
+    };
+  };
+}
+
+/** A job running past its expiry is failed (and retried) as pg-boss's own worker does. */
+async function withinSeconds(run: Promise<void>, seconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  // Past its expiry the job is failed and the handler left to end on its own; its later failure is not news.
+  run.catch(() => {});
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the job ran longer than its ${seconds} s`)),
+      Math.max(1, seconds) * 1000,
+    );
+  });
+  try {
+    await Promise.race([run, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What pg-boss keeps as a failed job's output. */
+function failure(error: unknown): { message: string } {
+  return { message: error instanceof Error ? error.message : String(error) };
 }

@@ -169,13 +169,23 @@ export async function closeClient(client: ImapFlow): Promise<void> {
  */
 export function toMailError(
   err: unknown,
-  where: Pick<ImapConnectionOptions, 'host' | 'port'>,
+  where: Pick<ImapConnectionOptions, 'host' | 'port' | 'timeouts'>,
   phase: 'connect' | 'session',
   client?: ImapFlow,
 ): Error {
   if (err instanceof MailAuthError || err instanceof MailConnectionError) return err;
   const e = (typeof err === 'object' && err !== null ? err : {}) as ImapFlowError;
   const at = `${where.host}:${where.port}`;
+  // A server that took the connection and then said nothing: named as such on the mailbox (last_error).
+  const waited = e.code ? TIMEOUT_CODES[e.code] : undefined;
+  if (waited) {
+    const ms = { ...DEFAULT_TIMEOUTS, ...where.timeouts }[waited];
+    const span = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+    const what = e.code === 'GREETING_TIMEOUT' ? ' (it took the connection but sent no greeting)' : '';
+    return new MailConnectionError(`The mail server at ${at} did not answer within ${span}${what}.`, {
+      cause: err,
+    });
+  }
   if (e.authenticationFailed) {
     if (e.serverResponseCode && TRANSIENT_LOGIN_CODES.has(e.serverResponseCode.toUpperCase())) {
       return new MailConnectionError(`The mail server at ${at} is not accepting logins right now.`, {
@@ -209,6 +219,13 @@ export function toMailError(
   }
   return err instanceof Error ? err : new Error(String(err));
 }
+
+// ImapFlow's codes for a server that went quiet, and the timeout that ran out.
+const TIMEOUT_CODES: Record<string, keyof ImapTimeouts> = {
+  CONNECT_TIMEOUT: 'connect',
+  GREETING_TIMEOUT: 'greeting',
+  ETIMEOUT: 'socket',
+};
 
 // ImapFlow's codes for a command it would not send (invalid values, API misuse): failures of the caller.
 const CLIENT_SIDE_CODES = new Set([
