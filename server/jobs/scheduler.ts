@@ -34,7 +34,7 @@ export function schedulerTiming(intervalMs: number): { tickMs: number; spread: b
   if (intervalMs <= MAX_TICK_MS)
     return { tickMs: Math.max(MIN_TICK_MS, intervalMs), spread: false, graceMs: 0 };
   const tickMs = Math.min(MAX_TICK_MS, Math.max(MIN_TICK_MS, Math.floor(intervalMs / TICKS_PER_INTERVAL)));
-  return { tickMs, spread: true, graceMs: Math.min(5 * 60_000, Math.floor(intervalMs / 20)) };
+  return { tickMs, spread: true, graceMs: Math.min(5 * 60_000, Math.floor(intervalMs / 10)) };
 }
 
 export function startScheduler(options: {
