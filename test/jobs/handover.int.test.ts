@@ -8,7 +8,7 @@ import { FAST_HANDOVER } from '#test/helpers/pgboss-timing.js';
 
 // On PostgreSQL a worker killed mid-job (SIGKILL: no chance to say so) left its job active in pg-boss for
 // the 15 minutes of its expiry, and the mailbox's next scan merged into it. Its heartbeat stops instead,
-// and another worker hands the job on within seconds (here with short settings; 10 s and 30 s by default).
+// and another worker hands the job on within seconds (here with short settings; 5 s and 20 s by default).
 
 const url = process.env.TEST_DATABASE_URL;
 
