@@ -26,7 +26,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -94,6 +94,71 @@ async function settled(children: ChildProcess[]): Promise<void> {
     before = now;
   }
 }
+
+/** utime, stime, cutime and cstime of a process (ms; 0 when it is gone). */
+async function cpuTimes(pid: number): Promise<{ own: number; children: number }> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return { own: (f[11]! + f[12]!) * 10, children: (f[13]! + f[14]!) * 10 };
+  } catch {
+    return { own: 0, children: 0 };
+  }
+}
+
+/**
+ * Dovecot's CPU so far (ms): its master process and every process under it, plus the IMAP sessions that
+ * have ended (the master reaped them: its children's times). Found by the configuration file it runs.
+ */
+async function dovecotMs(base: string): Promise<number> {
+  const parents = new Map<number, number>();
+  let master = 0;
+  for (const entry of await readdir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (!master && (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes(`${base}/dovecot.conf`)) {
+        master = pid;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (!master) return 0;
+  const tree = new Set([master]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  let ms = (await cpuTimes(master)).children;
+  for (const pid of tree) ms += (await cpuTimes(pid)).own;
+  return ms;
+}
+
+/**
+ * CPU (ms) of the PostgreSQL backends serving `database`, by backend: the product's pools keep their
+ * connections while busy, so the difference of two readings is its share (a backend that ended between
+ * them is missed: an underestimate).
+ */
+async function postgresMs(db: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  return new Map(await Promise.all(rows.map(async (r) => [r.pid, (await cpuTimes(r.pid)).own] as const)));
+}
+
+const postgresDelta = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 /** The machine's busy and total CPU time so far, in ms, from /proc/stat. */
 async function machineMs(): Promise<{ busy: number; total: number }> {
@@ -425,6 +490,8 @@ async function main(): Promise<void> {
     const cpu0 = await workersCpu();
     const apiCpu0 = await cpuMs(api.pid!);
     const machine0 = await machineMs();
+    const dovecot0 = await dovecotMs(dovecot.base);
+    const postgres0 = await postgresMs(db);
     const trigger = Date.now();
     const checkStarted = performance.now();
     await boss.insert(jobs);
@@ -444,6 +511,8 @@ async function main(): Promise<void> {
     const cpu = (await workersCpu()) - cpu0;
     const apiCpu = (await cpuMs(api.pid!)) - apiCpu0;
     const machine1 = await machineMs();
+    const dovecotCpu = (await dovecotMs(dovecot.base)) - dovecot0;
+    const postgresCpu = postgresDelta(postgres0, await postgresMs(db));
     const loadAfter = loadavg()[0]!;
     const lastEnd = Number((await db.query(`SELECT max(last_scanned_at) AS t FROM mailboxes`)).rows[0].t);
     const duringP99 = summary(`during the checks (${sec(wall)})`, await during);
@@ -517,6 +586,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `  check's CPU time per mailbox      ${perMailboxCpu.toFixed(1)} ms (worker processes, every thread)`,
+    );
+    console.log(
+      `  and per mailbox elsewhere         PostgreSQL ${(postgresCpu / MAILBOXES).toFixed(1)} ms (its backends of this database, the list's queries with them), Dovecot ${(dovecotCpu / MAILBOXES).toFixed(1)} ms`,
     );
     console.log(
       `  meanwhile                         API process ${sec(apiCpu)} CPU; the machine ${busyCores.toFixed(2)} of ${cpus().length} cores busy; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
