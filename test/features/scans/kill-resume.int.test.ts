@@ -62,6 +62,7 @@ afterAll(async () => {
 });
 
 describe('a scan killed with its process', () => {
+  // Two starts of the product from source (tsx) and a scan: more than the tier's 30 s under load.
   it('resumes after a restart with exact counts', async () => {
     const port = await freePort();
     let server = await startServer(port);
@@ -122,7 +123,7 @@ describe('a scan killed with its process', () => {
     } finally {
       server.kill('SIGKILL');
     }
-  });
+  }, 120_000);
 });
 
 describe('a check for new mail killed with its process', () => {

@@ -106,6 +106,8 @@ describe('a product killed while the sender is being contacted', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  // Two starts of the product from source (tsx) and the waits below, each bounded on its own: more than
+  // the tier's 30 s on a loaded machine.
   it('records the request at restart and never sends it again', async () => {
     const hanging = `/hanging-one-click/${Date.now()}`;
     sender.respond(hanging, { hang: true });
@@ -208,5 +210,5 @@ describe('a product killed while the sender is being contacted', () => {
     expect(unsubscribed.map((s) => s.id).sort()).toEqual([shop, digest].sort());
     expect(sender.requests.filter((r) => r.path === hanging)).toHaveLength(1);
     expect(smtp.received).toHaveLength(1);
-  });
+  }, 120_000);
 });
