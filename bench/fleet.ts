@@ -160,6 +160,45 @@ async function postgresMs(db: pg.Pool): Promise<Map<number, number>> {
 const postgresDelta = (before: Map<number, number>, after: Map<number, number>) =>
   [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
+interface Reading {
+  at: number;
+  workers: number;
+  api: number;
+  dovecot: number;
+  postgres: Map<number, number>;
+  machine: number;
+}
+
+/** CPU used so far (ms) by the workers, the API process, Dovecot, the database's backends and the machine. */
+async function reading(
+  workers: ChildProcess[],
+  api: ChildProcess,
+  dovecotBase: string,
+  db: pg.Pool,
+): Promise<Reading> {
+  let workersMs = 0;
+  for (const w of workers) workersMs += await cpuMs(w.pid!);
+  return {
+    at: performance.now(),
+    workers: workersMs,
+    api: await cpuMs(api.pid!),
+    dovecot: await dovecotMs(dovecotBase),
+    postgres: await postgresMs(db),
+    machine: (await machineMs()).busy,
+  };
+}
+
+/** CPU (ms) each used between two readings, and the machine's busy cores on average. */
+function used(a: Reading, b: Reading) {
+  return {
+    workers: b.workers - a.workers,
+    api: b.api - a.api,
+    dovecot: b.dovecot - a.dovecot,
+    postgres: postgresDelta(a.postgres, b.postgres),
+    busyCores: (b.machine - a.machine) / (b.at - a.at),
+  };
+}
+
 /** The machine's busy and total CPU time so far, in ms, from /proc/stat. */
 async function machineMs(): Promise<{ busy: number; total: number }> {
   const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!;
@@ -382,11 +421,10 @@ async function main(): Promise<void> {
     roles.push(...workers);
     // Their CPU is counted from when they have started (loaded their modules and gone quiet).
     await settled(workers);
-    const workersCpu = async () =>
-      (await Promise.all(workers.map((w) => cpuMs(w.pid!)))).reduce((a, b) => a + b, 0);
+    const read = () => reading(workers, api, dovecot.base, db);
 
     // 3. Users and mailboxes through the product; each connection queues the mailbox's first scan.
-    const cpuBefore = await workersCpu();
+    const beforeScans = await read();
     const firstConnect = performance.now();
     let listSession: HttpSession | null = null;
     let next = 0;
@@ -422,11 +460,11 @@ async function main(): Promise<void> {
       );
     await until('first scans', scanned, MAILBOXES, 30 * 60_000);
     const firstScans = performance.now() - firstConnect;
-    const scanCpu = (await workersCpu()) - cpuBefore;
+    const scans = used(beforeScans, await read());
     // A scan queued again meanwhile (the scheduler's start, say) ends before the measurement starts.
     await until('jobs ended', async () => MAILBOXES - (await jobsLeft()), MAILBOXES, 10 * 60_000);
     console.log(
-      `first scans: ${sec(firstScans)} from the first sign-up to the last scan's end (${((messages / firstScans) * 1000).toFixed(0)} messages/s); workers' CPU ${sec(scanCpu)}, ${((scanCpu / messages) * 1000).toFixed(0)} ms per 1,000 messages (${load()})`,
+      `first scans: ${sec(firstScans)} from the first sign-up to the last scan's end (${((messages / firstScans) * 1000).toFixed(0)} messages/s, ${load()}); CPU per 1,000 messages: workers ${((scans.workers / messages) * 1000).toFixed(0)} ms, PostgreSQL ${((scans.postgres / messages) * 1000).toFixed(0)} ms, Dovecot ${((scans.dovecot / messages) * 1000).toFixed(0)} ms, the API (sign-ups, connections) ${((scans.api / messages) * 1000).toFixed(0)} ms; the machine ${scans.busyCores.toFixed(2)} of ${cpus().length} cores busy`,
     );
     const expected = new Map<string, number>();
     for (const plan of plans) {
@@ -487,11 +525,7 @@ async function main(): Promise<void> {
       return { name: 'scan-mailbox', data, singletonKey: `mailbox:${mailboxId}` };
     });
     const loadBefore = loadavg()[0]!;
-    const cpu0 = await workersCpu();
-    const apiCpu0 = await cpuMs(api.pid!);
-    const machine0 = await machineMs();
-    const dovecot0 = await dovecotMs(dovecot.base);
-    const postgres0 = await postgresMs(db);
+    const beforeChecks = await read();
     const trigger = Date.now();
     const checkStarted = performance.now();
     await boss.insert(jobs);
@@ -508,11 +542,8 @@ async function main(): Promise<void> {
       checked = true;
     }
     const wall = performance.now() - checkStarted;
-    const cpu = (await workersCpu()) - cpu0;
-    const apiCpu = (await cpuMs(api.pid!)) - apiCpu0;
-    const machine1 = await machineMs();
-    const dovecotCpu = (await dovecotMs(dovecot.base)) - dovecot0;
-    const postgresCpu = postgresDelta(postgres0, await postgresMs(db));
+    const checks = used(beforeChecks, await read());
+    const cpu = checks.workers;
     const loadAfter = loadavg()[0]!;
     const lastEnd = Number((await db.query(`SELECT max(last_scanned_at) AS t FROM mailboxes`)).rows[0].t);
     const duringP99 = summary(`during the checks (${sec(wall)})`, await during);
@@ -573,7 +604,6 @@ async function main(): Promise<void> {
 
     const perMailboxCpu = cpu / MAILBOXES;
     const rate = (MAILBOXES / checkMs) * 60_000;
-    const busyCores = (machine1.busy - machine0.busy) / (wall * 1);
     console.log(
       `\nchecks of ${MAILBOXES} mailboxes (${withNewMail.length} with ${delivered} new messages), ${WORKERS} worker processes:`,
     );
@@ -588,10 +618,10 @@ async function main(): Promise<void> {
       `  check's CPU time per mailbox      ${perMailboxCpu.toFixed(1)} ms (worker processes, every thread)`,
     );
     console.log(
-      `  and per mailbox elsewhere         PostgreSQL ${(postgresCpu / MAILBOXES).toFixed(1)} ms (its backends of this database, the list's queries with them), Dovecot ${(dovecotCpu / MAILBOXES).toFixed(1)} ms`,
+      `  and per mailbox elsewhere         PostgreSQL ${(checks.postgres / MAILBOXES).toFixed(1)} ms (its backends of this database, the list's queries with them), Dovecot ${(checks.dovecot / MAILBOXES).toFixed(1)} ms`,
     );
     console.log(
-      `  meanwhile                         API process ${sec(apiCpu)} CPU; the machine ${busyCores.toFixed(2)} of ${cpus().length} cores busy; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
+      `  meanwhile                         API process ${sec(checks.api)} CPU; the machine ${checks.busyCores.toFixed(2)} of ${cpus().length} cores busy; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
     );
     console.log(`\nPostgreSQL after VACUUM (${MAILBOXES} mailboxes, ${stored} message references):`);
     console.log(
