@@ -242,7 +242,8 @@ function fetchNextJob(boss: PgBoss, schema: string) {
     WITH next AS (
       SELECT id FROM ${jobs} j
       WHERE name = $1 AND state < 'active' AND start_after < now()
-        ${stately ? `AND NOT EXISTS (SELECT 1 FROM ${jobs} a WHERE a.name = $1 AND a.state = 'active' AND a.singleton_key = j.singleton_key)` : ''}
+        ${stately ? `AND NOT EXISTS (SELECT 1 FROM ${jobs} a WHERE a.name = $1 AND a.state = 'active' AND a.policy = 'stately'
+          AND COALESCE(a.singleton_key, '') = COALESCE(j.singleton_key, ''))` : ''}
       ORDER BY priority DESC, created_on, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED
