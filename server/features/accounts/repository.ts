@@ -218,17 +218,31 @@ export function createAccountsRepository(db: Db) {
     async findSessionUser(
       sessionId: string,
       now: number,
-    ): Promise<{ userId: string; email: string } | undefined> {
-      // Every signed-in request asks: built once (server/db/prepared.ts).
+    ): Promise<{ userId: string; email: string; reauthPending: boolean } | undefined> {
+      // Every signed-in request asks: built once (server/db/prepared.ts). Whether a mailbox waits for a
+      // new sign-in comes along (one probe of the user's few mailboxes), so the list, which must answer
+      // 401 then, needs no round trip of its own to learn it.
       const [user] = await prepared('session user', { sessionId, now }, (v) =>
         db
           .selectFrom('sessions')
           .innerJoin('users', 'users.id', 'sessions.user_id')
-          .select(['users.id as userId', 'users.email as email'])
+          .select((eb) => [
+            'users.id as userId',
+            'users.email as email',
+            eb
+              .exists(
+                eb
+                  .selectFrom('mailboxes')
+                  .select('mailboxes.id')
+                  .whereRef('mailboxes.user_id', '=', 'users.id')
+                  .where('mailboxes.status', '=', 'reauth'),
+              )
+              .as('reauth'),
+          ])
           .where('sessions.id', '=', v.sessionId)
           .where('sessions.expires_at', '>', v.now),
       );
-      return user;
+      return user && { userId: user.userId, email: user.email, reauthPending: Boolean(user.reauth) };
     },
 
     async deleteSession(sessionId: string): Promise<void> {

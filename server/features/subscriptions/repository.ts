@@ -39,6 +39,8 @@ export interface PageQuery {
   after?: KeysetPosition;
   /** At most this many rows; none: all of them. */
   limit?: number;
+  /** PostgreSQL: each row also carries the total of the category (and `q`) as `total_n`. */
+  withTotal?: boolean;
 }
 
 /** A subscription as stored: a listed sender of one of the user's mailboxes, with its counts. */
@@ -247,11 +249,26 @@ export function createSubscriptionsRepository(db: Db) {
         q ? 'q' : '',
         after ? (after.value === null ? 'after-undated' : 'after') : '',
         limit === undefined ? '' : 'limit',
+        query.withTotal ? 'total' : '',
       ].join(' ');
-    const base = (v: Values) =>
-      subscriptions(v.userId, withMethod)
+    const base = (v: Values) => {
+      const rows = subscriptions(v.userId, withMethod)
         .where('senders.category', '=', v.category)
         .where(matching(q ? v.pattern : undefined));
+      if (!query.withTotal) return rows;
+      // An uncorrelated subquery: PostgreSQL counts it once per statement (an InitPlan), not per row.
+      const search = q
+        ? sql` and (lower(t.sender_name collate "C") like ${v.pattern} escape '!' or lower(t.address collate "C") like ${v.pattern} escape '!')`
+        : sql``;
+      // The same builder type either way; pageWithTotal reads the column.
+      return rows.select(
+        sql<
+          number | string
+        >`(select count(*) from senders as t where t.user_id = ${v.userId} and t.is_subscription = 1 and t.category = ${v.category}${search})`.as(
+          'total_n',
+        ),
+      ) as unknown as typeof rows;
+    };
     const limited = <T extends { limit(n: number): T }>(qb: T, v: Values) =>
       limit === undefined ? qb : qb.limit(v.limit);
 
@@ -354,6 +371,32 @@ export function createSubscriptionsRepository(db: Db) {
     return { value, direction, having: sql.join(conditions, sql` and `), userId };
   };
 
+  /** How many of the category's subscriptions match `q`. */
+  async function countOf(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
+    if (sqlite && !q) {
+      // Kept by triggers (migration 0011): one row, whatever the size of the category.
+      const [total] = await prepared('total', { userId, category }, (v) =>
+        db
+          .selectFrom('subscription_totals')
+          .select('n')
+          .where('user_id', '=', v.userId)
+          .where('category', '=', v.category),
+      );
+      return Number(total?.n ?? 0);
+    }
+    const values = { userId, category, pattern: q ? containsPattern(q) : '' };
+    const [row] = await prepared(`count ${q ? 'q' : ''}`, values, (v) =>
+      db
+        .selectFrom('senders')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('senders.user_id', '=', v.userId)
+        .where('senders.is_subscription', '=', 1)
+        .where('senders.category', '=', v.category)
+        .where(matching(q ? v.pattern : undefined)),
+    );
+    return Number(row?.n ?? 0);
+  }
+
   return {
     /** A category's brands matching `q`, in the order, from `after` on, at most `limit` of them. */
     async brandPage(userId: string, query: BrandPageQuery): Promise<StoredBrand[]> {
@@ -423,29 +466,29 @@ export function createSubscriptionsRepository(db: Db) {
     },
 
     /** How many of the category's subscriptions match `q`. */
-    async count(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
-      if (sqlite && !q) {
-        // Kept by triggers (migration 0011): one row, whatever the size of the category.
-        const [total] = await prepared('total', { userId, category }, (v) =>
-          db
-            .selectFrom('subscription_totals')
-            .select('n')
-            .where('user_id', '=', v.userId)
-            .where('category', '=', v.category),
-        );
-        return Number(total?.n ?? 0);
+    count: countOf,
+
+    /**
+     * A page and the total of its category (and `q`). On PostgreSQL one statement (the count a scalar
+     * subquery of the page's, so one round trip less per page; a page with no rows counts apart); on
+     * SQLite the page and the row the triggers keep.
+     */
+    async pageWithTotal(
+      userId: string,
+      query: PageQuery & { limit: number },
+    ): Promise<{ rows: StoredSubscription[]; total: number }> {
+      if (sqlite) {
+        const [rows, total] = await Promise.all([
+          pageRows(userId, query),
+          countOf(userId, query.category, query.q),
+        ]);
+        return { rows: rows.map(toSubscription), total };
       }
-      const values = { userId, category, pattern: q ? containsPattern(q) : '' };
-      const [row] = await prepared(`count ${q ? 'q' : ''}`, values, (v) =>
-        db
-          .selectFrom('senders')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('senders.user_id', '=', v.userId)
-          .where('senders.is_subscription', '=', 1)
-          .where('senders.category', '=', v.category)
-          .where(matching(q ? v.pattern : undefined)),
-      );
-      return Number(row?.n ?? 0);
+      const rows = await pageRows(userId, { ...query, withTotal: true });
+      const first = rows[0] as { total_n?: number | string } | undefined;
+      const total =
+        first?.total_n === undefined ? await countOf(userId, query.category, query.q) : Number(first.total_n);
+      return { rows: rows.map(toSubscription), total };
     },
 
     async byIds(userId: string, ids: readonly string[]): Promise<StoredSubscription[]> {

@@ -151,12 +151,15 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         return { data: (await repo.page(userId, { category, order: sort, q })).map(present) };
       }
       const after = query.cursor === undefined ? undefined : decodeCursor(sort, query.cursor);
-      const [rows, total] = await Promise.all([
-        // One row more than the page says whether a next page exists (the total cannot: rows may move
-        // between categories while the user pages).
-        repo.page(userId, { category, order: sort, q, after, limit: limit + 1 }),
-        repo.count(userId, category, q),
-      ]);
+      // One row more than the page says whether a next page exists (the total cannot: rows may move
+      // between categories while the user pages).
+      const { rows, total } = await repo.pageWithTotal(userId, {
+        category,
+        order: sort,
+        q,
+        after,
+        limit: limit + 1,
+      });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {

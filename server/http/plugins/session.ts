@@ -9,6 +9,8 @@ export const SESSION_COOKIE = 'ig_session';
 export interface SessionUser {
   userId: string;
   email: string;
+  /** One of the user's mailboxes waits for them to sign in to it again (read with the session). */
+  reauthPending: boolean;
 }
 
 declare module 'fastify' {

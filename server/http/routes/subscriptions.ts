@@ -44,8 +44,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
       serializerCompiler: plainDataSerializer,
     },
     async (request) => {
-      const { userId } = request.user;
-      const reauth = await mailboxes.needingReauth(userId);
+      const { userId, reauthPending } = request.user;
+      const reauth = reauthPending ? await mailboxes.needingReauth(userId) : undefined;
       if (reauth) {
         throw new ReauthRequiredError(`Please sign in to ${reauth.email} again.`, {
           redirectUrl: reauthUrl(reauth),
