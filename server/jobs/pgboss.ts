@@ -238,12 +238,15 @@ interface TakenJob {
  */
 function fetchNextJob(boss: PgBoss, schema: string) {
   const jobs = `"${schema.replace(/"/g, '""')}".job`;
+  // Through pg-boss's unique index of a stately queue's running jobs (its key is COALESCEd, as here).
+  const keyNotRunning = `AND NOT EXISTS (
+    SELECT 1 FROM ${jobs} a WHERE a.name = $1 AND a.state = 'active' AND a.policy = 'stately'
+      AND COALESCE(a.singleton_key, '') = COALESCE(j.singleton_key, ''))`;
   const sql = (stately: boolean) => `
     WITH next AS (
       SELECT id FROM ${jobs} j
       WHERE name = $1 AND state < 'active' AND start_after < now()
-        ${stately ? `AND NOT EXISTS (SELECT 1 FROM ${jobs} a WHERE a.name = $1 AND a.state = 'active' AND a.policy = 'stately'
-          AND COALESCE(a.singleton_key, '') = COALESCE(j.singleton_key, ''))` : ''}
+        ${stately ? keyNotRunning : ''}
       ORDER BY priority DESC, created_on, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED
