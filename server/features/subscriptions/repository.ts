@@ -398,8 +398,14 @@ export function createSubscriptionsRepository(db: Db) {
   }
 
   return {
-    /** A category's brands matching `q`, in the order, from `after` on, at most `limit` of them. */
-    async brandPage(userId: string, query: BrandPageQuery): Promise<StoredBrand[]> {
+    /**
+     * A category's brands matching `q`, in the order, from `after` on, at most `limit` of them, and how
+     * many brands match from `after` on (a window count over the groups, null when the page is empty).
+     */
+    async brandPage(
+      userId: string,
+      query: BrandPageQuery,
+    ): Promise<{ brands: StoredBrand[]; matching: number | null }> {
       const { value, direction, having } = groupedBrands(userId, query);
       const dir = sql.raw(direction);
       const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit}`;
@@ -411,7 +417,8 @@ export function createSubscriptionsRepository(db: Db) {
         read_count: number | string;
         read_known: number | string;
         recent_count: number | string;
-      }>`select senders.brand as brand, ${value} as sort_value,
+        matching: number | string;
+      }>`select senders.brand as brand, ${value} as sort_value, count(*) over () as matching,
           max(senders.last_message_at) as last_message_at, sum(senders.message_count) as message_count,
           sum(senders.read_count) as read_count, sum(senders.read_known) as read_known,
           sum(senders.recent_count) as recent_count
@@ -421,7 +428,7 @@ export function createSubscriptionsRepository(db: Db) {
         having ${having}
         order by ${value} ${dir}, ${brandKey} ${dir}
         ${limit}`.execute(db);
-      return rows.map((r) => ({
+      const brands = rows.map((r) => ({
         brand: r.brand,
         sortValue: Number(r.sort_value),
         lastMessageAt: r.last_message_at === null ? null : Number(r.last_message_at),
@@ -430,6 +437,7 @@ export function createSubscriptionsRepository(db: Db) {
         readKnown: Number(r.read_known),
         recentCount: Number(r.recent_count),
       }));
+      return { brands, matching: rows[0] === undefined ? null : Number(rows[0].matching) };
     },
 
     /** How many of the category's brands match `q`. */

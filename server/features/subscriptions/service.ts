@@ -98,16 +98,21 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         throw new InvalidInputError(CURSOR_WITHOUT_LIMIT_MESSAGE);
       }
       const after = query.cursor === undefined ? undefined : decodeBrandCursor(sort, query.cursor);
-      const [rows, total] = await Promise.all([
-        repo.brandPage(userId, {
-          category,
-          order: sort,
-          q,
-          after,
-          limit: limit === undefined ? undefined : limit + 1,
-        }),
-        limit === undefined ? Promise.resolve(undefined) : repo.brandCount(userId, category, q),
-      ]);
+      const { brands: rows, matching } = await repo.brandPage(userId, {
+        category,
+        order: sort,
+        q,
+        after,
+        limit: limit === undefined ? undefined : limit + 1,
+      });
+      // The page's window count is the total on a first page; past it (a cursor), or on an empty page,
+      // the brands before the cursor are counted too.
+      const total =
+        limit === undefined
+          ? undefined
+          : after === undefined && matching !== null
+            ? matching
+            : await repo.brandCount(userId, category, q);
       const page = limit === undefined ? rows : rows.slice(0, limit);
       const senders = await repo.sendersOfBrands(
         userId,
