@@ -7,7 +7,7 @@ import { dkimSign } from './dkim.js';
 
 // @emulators/google served in-process on 127.0.0.1 (docs/decisions/009-vitest-for-every-tier.md), patched by patches/@emulators+google+0.4.1.patch
 // to be a faithful peer: format=metadata/full carry every header of the stored raw message (List-Unsubscribe…),
-// users.getProfile, the /batch/gmail/v1 endpoint, `-term` and `category:` search, monotonic history ids, and
+// users.getProfile, the /batch/gmail/v1 endpoint, `-term`, `category:` and `{a b}` (any of) search, monotonic history ids, and
 // Gmail's limit of 1,000 ids per messages.batchModify (400 "Number of ids cannot exceed 1000"). messages.send,
 // settings.filters (create/list/delete, applied to mail as it arrives) are the emulator's own.
 

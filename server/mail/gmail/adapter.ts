@@ -31,7 +31,10 @@ export interface GmailProviderOptions
   email: string;
   /** Discovery searches, run in order (default: `unsubscribe`, then Gmail's bulk categories). */
   discovery?: readonly string[];
-  /** Newest messages per sender fetched with their header fields (default 5); the rest are only counted. */
+  /**
+   * How deep into each sender's newest messages metadata may be fetched (default 5); within them only what
+   * keeps names, links and detection exact (usually two). The rest are only counted.
+   */
   detailPerSender?: number;
   /** Most unknown ids fetched per discovery round (default 25; rounds size themselves, see scan.ts). */
   discoveryChunk?: number;
@@ -41,7 +44,11 @@ export interface GmailProviderOptions
 
 export { BATCH_MODIFY_LIMIT };
 
-export type GmailProvider = MailProvider & { quotaUnitsSpent(): number };
+export type GmailProvider = MailProvider & {
+  quotaUnitsSpent(): number;
+  /** Units by what they bought: the scan's steps (scan.ts SCAN_KINDS), else the Gmail method. */
+  quotaUnitsByKind(): Record<string, number>;
+};
 
 export function createGmailProvider(options: GmailProviderOptions): GmailProvider {
   const client = new GmailClient({
@@ -173,6 +180,7 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
     ...organiser,
 
     quotaUnitsSpent: () => client.quotaUnitsSpent(),
+    quotaUnitsByKind: () => client.quotaUnitsByKind(),
     async close() {
       // Stateless over HTTP: nothing to close.
     },

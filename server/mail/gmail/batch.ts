@@ -15,9 +15,10 @@ export async function batchGet<T>(
   transport: GmailTransport,
   method: GmailMethod,
   paths: string[],
-  opts: { notFoundAsNull: boolean },
+  opts: { notFoundAsNull: boolean; kind?: string },
 ): Promise<Array<T | null>> {
   const units = QUOTA_UNITS[method];
+  const kind = opts.kind ?? method;
   const results = new Array<T | null>(paths.length).fill(null);
   let pending = paths.map((_, i) => i);
   let authRetried = false;
@@ -59,13 +60,13 @@ export async function batchGet<T>(
         continue;
       }
       if (part.status >= 200 && part.status < 300) {
-        transport.spend(units);
+        transport.spend(units, kind);
         results[index] = parseJson(part.body) as T;
         continue;
       }
       const failure = failureOf(part.status, part.body, part.retryAfter, transport.now());
       if (part.status === 404 && opts.notFoundAsNull) {
-        transport.spend(units);
+        transport.spend(units, kind);
         continue;
       }
       if (part.status === 401) {
@@ -74,12 +75,12 @@ export async function batchGet<T>(
         continue;
       }
       if (isRateLimited(failure) || part.status >= 500) {
-        if (part.status >= 500) transport.spend(units);
+        if (part.status >= 500) transport.spend(units, kind);
         again.push(index);
         if (!wait || (failure.retryAfterMs ?? 0) > (wait.retryAfterMs ?? 0)) wait = failure;
         continue;
       }
-      transport.spend(units);
+      transport.spend(units, kind);
       throw classify(failure, `${method} in batch`);
     }
     pending = again;

@@ -34,6 +34,11 @@ export class GmailClient {
     return this.transport.quotaUnitsSpent();
   }
 
+  /** The same units by what they bought (`kind` of the calls, else the Gmail method). */
+  quotaUnitsByKind(): Record<string, number> {
+    return this.transport.quotaUnitsByKind();
+  }
+
   /** Drops the cached access token and gets a new one: verifies the grant itself. */
   async refresh(): Promise<void> {
     this.transport.dropToken();
@@ -81,6 +86,8 @@ export class GmailClient {
     pageToken?: string | null;
     maxResults?: number;
     includeSpamTrash?: boolean;
+    /** What the units buy, for quotaUnitsByKind (default the method). */
+    kind?: string;
   }): Promise<MessageList> {
     const query = new URLSearchParams({
       maxResults: String(params.maxResults ?? 500),
@@ -93,7 +100,7 @@ export class GmailClient {
       messages?: Array<{ id: string }>;
       nextPageToken?: string;
       resultSizeEstimate?: number;
-    }>('messages.list', `/gmail/v1/users/me/messages?${query}`);
+    }>('messages.list', `/gmail/v1/users/me/messages?${query}`, undefined, params.kind);
     return {
       ids: (res.messages ?? []).map((m) => m.id),
       nextPageToken: res.nextPageToken ?? null,
@@ -104,7 +111,7 @@ export class GmailClient {
   /** Every id of a query, newest first, page by page (5 units per 500 ids). */
   async listAllIds(
     q: string,
-    options: { labelIds?: readonly string[]; includeSpamTrash?: boolean } = {},
+    options: { labelIds?: readonly string[]; includeSpamTrash?: boolean; kind?: string } = {},
   ): Promise<string[]> {
     const ids: string[] = [];
     let pageToken: string | null = null;
@@ -121,6 +128,7 @@ export class GmailClient {
     startHistoryId: string;
     pageToken?: string | null;
     types?: readonly HistoryType[];
+    kind?: string;
   }): Promise<HistoryPage> {
     const query = new URLSearchParams({ startHistoryId: params.startHistoryId, maxResults: '500' });
     for (const type of params.types ?? ['messageAdded']) query.append('historyTypes', type);
@@ -129,7 +137,7 @@ export class GmailClient {
       history?: HistoryRecord[];
       nextPageToken?: string;
       historyId: string;
-    }>('history.list', `/gmail/v1/users/me/history?${query}`);
+    }>('history.list', `/gmail/v1/users/me/history?${query}`, undefined, params.kind);
     return { history: res.history ?? [], nextPageToken: res.nextPageToken ?? null, historyId: res.historyId };
   }
 
@@ -140,6 +148,7 @@ export class GmailClient {
   async getMetadata(
     ids: readonly string[],
     headers: readonly string[],
+    kind?: string,
   ): Promise<Map<string, GmailMessage | null>> {
     const out = new Map<string, GmailMessage | null>();
     const unique = [...new Set(ids)];
@@ -150,6 +159,7 @@ export class GmailClient {
       const paths = chunk.map((id) => `/gmail/v1/users/me/messages/${encodeURIComponent(id)}?${query}`);
       const results = await batchGet<GmailMessage>(this.transport, 'messages.get', paths, {
         notFoundAsNull: true,
+        kind,
       });
       for (const [n, id] of chunk.entries()) out.set(id, results[n] ?? null);
     }

@@ -1,4 +1,4 @@
-import { parseFrom } from '../headers/detect.js';
+import { detectSubscription, parseFrom } from '../headers/detect.js';
 import { emptyHeaderFields, headerFieldsFromPairs } from '../headers/headers.js';
 import { type HeaderBatch, type MessageHeaders, SCAN_HEADER_FIELDS } from '../provider.js';
 import { GmailApiError, type GmailMessage } from './api.js';
@@ -29,7 +29,10 @@ export interface ScanContext {
   /** The mailbox's own address: never a subscription, excluded from discovery. */
   self: string;
   passes: readonly string[];
-  /** Metadata gets per sender beyond the discovery hit: its newest messages. */
+  /**
+   * How deep into each sender's newest messages metadata may be fetched (default 5). Within them only what
+   * exactness needs is fetched (wantedNext): usually the newest and one more.
+   */
   detailPerSender: number;
   /**
    * Most unknown ids fetched per discovery round. Rounds start at 5 and then size themselves by how many
@@ -38,6 +41,17 @@ export interface ScanContext {
   discoveryChunk: number;
   maxQueryLength: number;
 }
+
+/** What the scan's units buy, for quotaUnitsByKind (docs/benchmarks.md, "Gmail quota units"). */
+export const SCAN_KINDS = {
+  discoveryList: 'discovery: list',
+  discoveryGet: 'discovery: get',
+  senderList: 'sender: id listing',
+  readList: 'senders: read-state listing',
+  newestGet: 'sender: newest gets',
+  resumeList: 'resume: id listing',
+  history: 'end: history.list',
+} as const;
 
 const MIN_QUERY_LENGTH = 200;
 const FIRST_CHUNK = 5;
@@ -67,12 +81,14 @@ export async function* runScan(ctx: ScanContext, state: GmailSyncState): AsyncGe
 
   while (cp.pass < ctx.passes.length) {
     const term = ctx.passes[cp.pass]!;
-    const q = discoveryQuery(term, ctx.self, cp.senders, cp.queryLength);
-    const pageToken = cp.cursor?.q === q ? cp.cursor.pageToken : null;
+    // Deep in a pass its query stays: a narrower one would list again the pages already passed.
+    const deep = cp.cursor?.pageToken ? cp.cursor : null;
+    const q = deep?.q ?? discoveryQuery(term, ctx.self, cp.senders, cp.queryLength);
+    const pageToken = deep?.pageToken ?? null;
     cp.cursor = { q, pageToken };
     let page: Awaited<ReturnType<GmailClient['listMessages']>>;
     try {
-      page = await ctx.client.listMessages({ q, pageToken });
+      page = await ctx.client.listMessages({ q, pageToken, kind: SCAN_KINDS.discoveryList });
     } catch (err) {
       if (!(err instanceof GmailApiError) || err.status !== 400) throw err;
       if (pageToken) {
@@ -88,10 +104,29 @@ export async function* runScan(ctx: ScanContext, state: GmailSyncState): AsyncGe
     const later = page.nextPageToken ? Math.max(0, page.resultSizeEstimate - page.ids.length) : 0;
     let unknown = page.ids.filter((id) => !known.has(id));
     let countedHere = false;
+    // Senders listed and fetched but not yet handed out: their read states are listed together, as many
+    // as one query holds, so a batch goes out when they fill it (and at the end of the page).
+    let pending: Pending[] = [];
+    const flush = async function* (all: boolean): AsyncGenerator<HeaderBatch> {
+      const groups = queryGroups(
+        pending.map((p) => p.address),
+        cp.queryLength,
+      );
+      const ready = all ? groups.length : groups.length - 1;
+      if (ready <= 0) return;
+      const take = groups.slice(0, ready).flat().length;
+      const messages = await handOut(ctx, cp, pending.slice(0, take), counted);
+      pending = pending.slice(take);
+      countedHere = true;
+      progress.scanned = cp.scanned;
+      progress.total = cp.scanned + unknown.length + later;
+      yield { messages, state: snapshot(state), progress: { ...progress } };
+    };
     while (unknown.length > 0) {
       const chunk = unknown.slice(0, chunkSize);
-      const got = await ctx.client.getMetadata(chunk, METADATA_HEADERS);
+      const got = await ctx.client.getMetadata(chunk, METADATA_HEADERS, SCAN_KINDS.discoveryGet);
       const found = new Map<string, MessageHeaders[]>();
+      const waiting = new Set(pending.map((p) => p.address));
       for (const id of chunk) {
         known.add(id);
         const message = got.get(id);
@@ -99,27 +134,27 @@ export async function* runScan(ctx: ScanContext, state: GmailSyncState): AsyncGe
         const headers = toMessageHeaders(message);
         const address = parseFrom(headers.fields.from)?.address;
         // A counted sender's message that its listing did not have arrived after it: the daily check has it.
-        if (!address || address === ctx.self || cp.senders[address] !== undefined) continue;
+        if (!address || address === ctx.self || cp.senders[address] !== undefined || waiting.has(address)) {
+          continue;
+        }
         const list = found.get(address);
         if (list) list.push(headers);
         else found.set(address, [headers]);
       }
-      chunkSize = Math.max(1, Math.min(ctx.discoveryChunk, found.size * 2));
-      if (found.size > 0) {
-        const messages = await countSenders(ctx, cp, found, known, counted);
-        countedHere = true;
-        unknown = unknown.filter((id) => !known.has(id));
-        progress.scanned = cp.scanned;
-        progress.total = cp.scanned + unknown.length + later;
-        yield { messages, state: snapshot(state), progress: { ...progress } };
-      } else {
-        unknown = unknown.filter((id) => !known.has(id));
-      }
+      chunkSize = Math.max(1, Math.min(ctx.discoveryChunk, found.size));
+      if (found.size > 0) pending.push(...(await listSenders(ctx, found, known)));
+      unknown = unknown.filter((id) => !known.has(id));
+      yield* flush(false);
     }
-    if (countedHere && discoveryQuery(term, ctx.self, cp.senders, cp.queryLength) !== q) {
-      // New exclusions fit: start over with the narrower query rather than page through counted senders.
-      cp.cursor = null;
-      continue;
+    yield* flush(true);
+    if (countedHere && !pageToken) {
+      // On the first page, new exclusions that leave out more mail start the query over, narrower, rather
+      // than page through counted senders. Once the budget is full, exclusions only trade places.
+      const narrower = discoveryQuery(term, ctx.self, cp.senders, cp.queryLength);
+      if (excludedMail(narrower, cp.senders) > excludedMail(q, cp.senders)) {
+        cp.cursor = null;
+        continue;
+      }
     }
     if (page.nextPageToken) {
       cp.cursor = { q, pageToken: page.nextPageToken };
@@ -152,6 +187,16 @@ export function discoveryQuery(
   return q;
 }
 
+/** How many counted messages a discovery query's `-from:` exclusions leave out. */
+export function excludedMail(q: string, senders: Readonly<Record<string, number>>): number {
+  const padded = `${q} `;
+  let total = 0;
+  for (const [address, count] of Object.entries(senders)) {
+    if (padded.includes(` -from:${searchAddress(address)} `)) total += count;
+  }
+  return total;
+}
+
 export function senderQuery(address: string): string {
   return `from:${searchAddress(address)}`;
 }
@@ -161,44 +206,74 @@ export function searchAddress(address: string): string {
   return /^[a-z0-9._%+'@-]+$/i.test(address) ? address : `"${address.replace(/"/g, '')}"`;
 }
 
+/** A new sender, listed and fetched (listSenders), to be handed out (handOut). */
+interface Pending {
+  address: string;
+  discovered: MessageHeaders[];
+  /** Every id of its `from:` listing, newest first. */
+  listing: string[];
+  fetched: Map<string, MessageHeaders>;
+  /** Ids deleted between the listing and the get. */
+  gone: Set<string>;
+}
+
 /**
- * Lists every id of each new sender, fetches metadata of its newest few, and returns the batch: fetched
- * messages with their real header fields, the others as counted-only entries (see countedOnly). A second
- * listing per sender, `from:<address> is:unread` (5 units a page of 500), gives every message its read
- * state without a get: the read rate covers all of the sender's mail, not only the few fetched.
+ * Lists every id of each new sender (exact count: 5 units a page of 500) and fetches metadata of as few
+ * of its newest messages as exactness needs (wantedNext). Its ids become known: discovery skips them.
  */
-async function countSenders(
+async function listSenders(
   ctx: ScanContext,
-  cp: ScanCheckpoint,
   found: Map<string, MessageHeaders[]>,
   known: Set<string>,
+): Promise<Pending[]> {
+  const senders = [...found.entries()];
+  const listings = await mapLimit(senders, LIST_CONCURRENCY, ([address]) =>
+    ctx.client.listAllIds(senderQuery(address), { kind: SCAN_KINDS.senderList }),
+  );
+  const out: Pending[] = senders.map(([address, discovered], i) => ({
+    address,
+    discovered,
+    listing: listings[i]!,
+    fetched: new Map(discovered.map((m) => [m.id, m])),
+    gone: new Set<string>(),
+  }));
+  // Rounds of one batch each: usually one (the newest, or a second message with list evidence).
+  for (;;) {
+    const wanted = new Map<string, Pending>();
+    for (const p of out) {
+      const id = wantedNext(p.listing.slice(0, ctx.detailPerSender), p.fetched, p.gone);
+      if (id !== null) wanted.set(id, p);
+    }
+    if (wanted.size === 0) break;
+    const got = await ctx.client.getMetadata([...wanted.keys()], METADATA_HEADERS, SCAN_KINDS.newestGet);
+    for (const [id, p] of wanted) {
+      const message = got.get(id);
+      if (message) p.fetched.set(id, toMessageHeaders(message));
+      else p.gone.add(id);
+    }
+  }
+  for (const p of out) {
+    for (const id of p.listing) known.add(id);
+    for (const m of p.discovered) known.add(m.id);
+  }
+  return out;
+}
+
+/**
+ * The batch of these senders: fetched messages with their real header fields, the others as counted-only
+ * entries (see countedOnly) with read states from one listing of the senders together (readStates).
+ */
+async function handOut(
+  ctx: ScanContext,
+  cp: ScanCheckpoint,
+  senders: Pending[],
   counted: Set<string>,
 ): Promise<MessageHeaders[]> {
-  const senders = [...found.entries()];
-  const both = await mapLimit(senders, LIST_CONCURRENCY, ([address]) =>
-    Promise.all([
-      ctx.client.listAllIds(senderQuery(address)),
-      ctx.client.listAllIds(`${senderQuery(address)} is:unread`),
-    ]),
-  );
-  const listings = both.map(([ids]) => ids);
-  const unread = new Set(both.flatMap(([, ids]) => ids));
-  const wanted: string[] = [];
-  for (const [i, [, discovered]] of senders.entries()) {
-    const have = new Set(discovered.map((m) => m.id));
-    for (const id of listings[i]!.slice(0, ctx.detailPerSender)) if (!have.has(id)) wanted.push(id);
-  }
-  const details = wanted.length > 0 ? await ctx.client.getMetadata(wanted, METADATA_HEADERS) : new Map();
-
+  const seen = await readStates(ctx, senders, cp.queryLength);
   const out: MessageHeaders[] = [];
-  for (const [i, [address, discovered]] of senders.entries()) {
-    const fetched = new Map(discovered.map((m) => [m.id, m]));
-    const ids = [...listings[i]!];
+  for (const { address, discovered, listing, fetched, gone } of senders) {
+    const ids = [...listing];
     for (const m of discovered) if (!ids.includes(m.id)) ids.push(m.id);
-    for (const id of ids) {
-      const m = details.get(id);
-      if (m) fetched.set(id, toMessageHeaders(m));
-    }
     const newest = [...fetched.values()]
       .filter((m) => parseFrom(m.fields.from)?.address === address)
       .sort((a, b) => (b.date ?? 0) - (a.date ?? 0))[0];
@@ -206,13 +281,12 @@ async function countSenders(
     const real: MessageHeaders[] = [];
     const rest: MessageHeaders[] = [];
     for (const id of ids) {
-      known.add(id);
       // Deleted between the listing and the get, or already counted under another sender.
-      if (details.get(id) === null || counted.has(id)) continue;
+      if (gone.has(id) || counted.has(id)) continue;
       counted.add(id);
       const m = fetched.get(id);
       if (m) real.push(m);
-      else rest.push(countedOnly(id, from, !unread.has(id)));
+      else rest.push(countedOnly(id, from, seen(id)));
     }
     real.sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
     out.push(...real, ...rest);
@@ -223,6 +297,113 @@ async function countSenders(
 }
 
 /**
+ * The next id of a sender (its listing, newest first) whose metadata exactness needs, or null. Fetched:
+ * - the newest message: the sender's name and `lastMessageAt`;
+ * - every message down to the newest one with unsubscribe links: the links are the newest (the tally
+ *   takes the newest message that has some);
+ * - until two fetched messages carry list evidence (or all of them, for a sender of one): the detection
+ *   rule wants two when some of the sender's mail is not known to carry it (counted-only entries are not).
+ * The caller passes the newest `detailPerSender` ids only: a sender whose mail there lacks links or
+ * evidence is not fetched deeper. Read states and counts come from listings.
+ */
+export function wantedNext(
+  listing: readonly string[],
+  fetched: ReadonlyMap<string, MessageHeaders>,
+  gone: ReadonlySet<string> = new Set(),
+): string | null {
+  const present = listing.filter((id) => !gone.has(id));
+  const missing = present.find((id) => !fetched.has(id)) ?? null;
+  if (missing === null) return null;
+  if (!fetched.has(present[0]!)) return present[0]!;
+  let linked = false;
+  for (const id of present) {
+    const m = fetched.get(id);
+    if (!m) break;
+    if (detectSubscription(m.fields).isNewsletter) {
+      linked = true;
+      break;
+    }
+  }
+  let evidence = 0;
+  for (const m of fetched.values()) if (detectSubscription(m.fields).isListMail) evidence += 1;
+  return linked && evidence >= Math.min(2, present.length) ? null : missing;
+}
+
+/**
+ * Whether each listed message of these senders is read, from a search of the senders together:
+ * `is:read {from:a from:b …}` in groups within the query budget (halved when Gmail refuses one). Newsletters
+ * are mostly unread, so the read ones are the shorter list; when the first page shows most of the group's
+ * mail is read, the unread ones are listed instead. Either way every message gets its exact state.
+ */
+async function readStates(
+  ctx: ScanContext,
+  senders: readonly Pending[],
+  budget: number,
+): Promise<(id: string) => boolean> {
+  const read = new Set<string>();
+  const unread = new Set<string>();
+  const run = async (group: number[]): Promise<void> => {
+    const within = `{${group.map((i) => senderQuery(senders[i]!.address)).join(' ')}}`;
+    const total = group.reduce((n, i) => n + senders[i]!.listing.length, 0);
+    let first: Awaited<ReturnType<GmailClient['listMessages']>>;
+    try {
+      first = await ctx.client.listMessages({ q: `is:read ${within}`, kind: SCAN_KINDS.readList });
+    } catch (err) {
+      if (!(err instanceof GmailApiError) || err.status !== 400 || group.length === 1) throw err;
+      const half = Math.ceil(group.length / 2);
+      await run(group.slice(0, half));
+      await run(group.slice(half));
+      return;
+    }
+    const mostlyRead = first.nextPageToken !== null && first.resultSizeEstimate * 2 > total;
+    if (!mostlyRead) {
+      for (const id of first.ids) read.add(id);
+      let pageToken = first.nextPageToken;
+      while (pageToken) {
+        const page = await ctx.client.listMessages({
+          q: `is:read ${within}`,
+          pageToken,
+          kind: SCAN_KINDS.readList,
+        });
+        for (const id of page.ids) read.add(id);
+        pageToken = page.nextPageToken;
+      }
+      for (const i of group) for (const id of senders[i]!.listing) if (!read.has(id)) unread.add(id);
+      return;
+    }
+    const ids = await ctx.client.listAllIds(`is:unread ${within}`, { kind: SCAN_KINDS.readList });
+    const isUnread = new Set(ids);
+    for (const i of group) for (const id of senders[i]!.listing) (isUnread.has(id) ? unread : read).add(id);
+  };
+  for (const group of queryGroups(
+    senders.map((p) => p.address),
+    budget,
+  )) {
+    await run(group);
+  }
+  return (id) => read.has(id) && !unread.has(id);
+}
+
+/** Indexes of the senders in groups whose `is:unread {from:… …}` query fits the length budget. */
+export function queryGroups(addresses: readonly string[], budget: number): number[][] {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let length = 'is:unread {}'.length;
+  for (const [i, address] of addresses.entries()) {
+    const part = senderQuery(address).length + 1;
+    if (group.length > 0 && length + part > budget) {
+      groups.push(group);
+      group = [];
+      length = 'is:unread {}'.length;
+    }
+    group.push(i);
+    length += part;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/**
  * After a restart the ids of the senders already counted are listed again (5 units per 500): discovery
  * must skip them without a get, and the final skipIds need them. Ids beyond the stored count are the newest,
  * arrived since the sender was counted; they stay uncounted, for the daily check.
@@ -230,7 +411,7 @@ async function countSenders(
 async function rebuild(ctx: ScanContext, cp: ScanCheckpoint, known: Set<string>, counted: Set<string>) {
   const senders = Object.entries(cp.senders);
   const listings = await mapLimit(senders, LIST_CONCURRENCY, ([address]) =>
-    ctx.client.listAllIds(senderQuery(address)),
+    ctx.client.listAllIds(senderQuery(address), { kind: SCAN_KINDS.resumeList }),
   );
   for (const [i, [, count]] of senders.entries()) {
     const ids = listings[i]!;
@@ -251,6 +432,7 @@ async function countedSince(client: GmailClient, historyId: string, counted: Set
       const page: Awaited<ReturnType<GmailClient['listHistory']>> = await client.listHistory({
         startHistoryId: historyId,
         pageToken,
+        kind: SCAN_KINDS.history,
       });
       for (const record of page.history) {
         for (const added of record.messagesAdded ?? []) {

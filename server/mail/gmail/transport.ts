@@ -51,6 +51,11 @@ const DEFAULT_RETRY: Required<RetryOptions> = {
   maxDelayMs: 32_000,
   maxRetryAfterMs: 60_000,
 };
+/**
+ * Tries of the token refresh (within maxAttempts): with the default backoff about 0.5–1 s, then 1–2 s, so a
+ * connection the server dropped costs a second or two, and an outage is reported within a few seconds.
+ */
+const TOKEN_ATTEMPTS = 3;
 const DEFAULT_PACE: PaceOptions = { unitsPerSecond: 250, burst: 2500 };
 const RATE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
 const LATER_REASONS = new Set(['dailyLimitExceeded', 'quotaExceeded']);
@@ -75,6 +80,7 @@ export class GmailTransport {
   private token: AccessToken | null = null;
   private refreshing: Promise<AccessToken> | null = null;
   private spent = 0;
+  private readonly spentBy = new Map<string, number>();
   private bucket: number;
   private bucketAt: number;
   private pacing: Promise<void> = Promise.resolve();
@@ -96,9 +102,15 @@ export class GmailTransport {
     return this.spent;
   }
 
+  /** Units by what they bought: the kind a caller named (the scan's steps), else the Gmail method. */
+  quotaUnitsByKind(): Record<string, number> {
+    return Object.fromEntries(this.spentBy);
+  }
+
   /** Counts units of a call Gmail answered. */
-  spend(units: number): void {
+  spend(units: number, kind: string): void {
     this.spent += units;
+    this.spentBy.set(kind, (this.spentBy.get(kind) ?? 0) + units);
   }
 
   /** Forgets the access token, so the next call gets a new one. */
@@ -114,6 +126,7 @@ export class GmailTransport {
     method: GmailMethod,
     path: string,
     post?: { body: unknown; unsafe?: boolean } | { method: 'DELETE' },
+    kind: string = method,
   ): Promise<T> {
     const units = QUOTA_UNITS[method];
     const init: RequestInit = !post
@@ -140,7 +153,7 @@ export class GmailTransport {
         },
       );
       if (outcome.ok) {
-        this.spent += units;
+        this.spend(units, kind);
         return outcome.value;
       }
       const { failure } = outcome;
@@ -150,7 +163,7 @@ export class GmailTransport {
         this.dropToken();
         continue;
       }
-      if (!isRateLimited(failure)) this.spent += failure.status === 0 ? 0 : units;
+      if (!isRateLimited(failure) && failure.status !== 0) this.spend(units, kind);
       if (post && 'unsafe' in post && post.unsafe && (failure.status === 0 || failure.status >= 500)) {
         throw new MailConnectionError(
           `Gmail ${method}: ${failure.message} (not retried: the request may have been carried out)`,
@@ -212,21 +225,41 @@ export class GmailTransport {
 
   accessToken(): Promise<string> {
     if (this.token && this.token.expiresAt - 60_000 > this.now()) return Promise.resolve(this.token.token);
-    this.refreshing ??= refreshAccessToken({
-      endpoints: this.endpoints,
-      clientId: this.options.clientId,
-      clientSecret: this.options.clientSecret,
-      refreshToken: this.options.refreshToken,
-      fetchImpl: this.fetchImpl,
-      timeoutMs: this.timeoutMs,
-      now: this.now,
-    }).finally(() => {
+    this.refreshing ??= this.refreshWithRetry().finally(() => {
       this.refreshing = null;
     });
     return this.refreshing.then((t) => {
       this.token = t;
       return t.token;
     });
+  }
+
+  /**
+   * The refresh-token grant, tried again after a failure of the connection or of Google's side (reset,
+   * refused, timeout, 5xx, 429: refreshAccessToken's MailConnectionError) with the calls' backoff, at most
+   * TOKEN_ATTEMPTS times; the last failure is thrown as it came. Safe to repeat: the grant changes nothing
+   * at Google (the refresh token is not rotated; each answer is one more valid access token). A refused
+   * grant or client (MailAuthError, Error) is never tried again.
+   */
+  private async refreshWithRetry(): Promise<AccessToken> {
+    const { baseDelayMs: baseMs, maxDelayMs: maxMs } = this.retry;
+    const attempts = Math.min(TOKEN_ATTEMPTS, this.retry.maxAttempts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await refreshAccessToken({
+          endpoints: this.endpoints,
+          clientId: this.options.clientId,
+          clientSecret: this.options.clientSecret,
+          refreshToken: this.options.refreshToken,
+          fetchImpl: this.fetchImpl,
+          timeoutMs: this.timeoutMs,
+          now: this.now,
+        });
+      } catch (err) {
+        if (!(err instanceof MailConnectionError) || attempt >= attempts) throw err;
+        await this.sleep(backoffMs(attempt, { baseMs, maxMs, jitter: true }));
+      }
+    }
   }
 
   /** Token bucket: waits until `units` are available, callers served in order. */
