@@ -108,7 +108,7 @@ describe.skipIf(!url)('checks spread over the interval, on PostgreSQL', () => {
     // A second enqueue of the same tick (the other scheduler) would run right after the first.
     await new Promise((r) => setTimeout(r, 8000));
 
-    const report: string[] = [];
+    const report: Array<[number, string]> = [];
     for (const user of users) {
       const times = checks(user);
       const lateBy = (t: number) => (((t - phase.get(user)!) % INTERVAL) + INTERVAL) % INTERVAL;
@@ -116,8 +116,12 @@ describe.skipIf(!url)('checks spread over the interval, on PostgreSQL', () => {
         expect(lateBy(t), `${user} checked ${lateBy(t)} ms after its phase`).toBeLessThan(LATE);
       for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(INTERVAL / 2);
       expect(times[0]! - scannedAt.get(user)!).toBeLessThan(INTERVAL + LATE);
-      report.push(`${Math.round(phase.get(user)! / 1000)} s: checked ${lateBy(times[0]!)} ms after`);
+      report.push([
+        phase.get(user)!,
+        `${Math.round(phase.get(user)! / 1000)} s: checked ${lateBy(times[0]!)} ms after`,
+      ]);
     }
-    console.info(`phases in the 90 s interval, and each check:\n${report.sort().join('\n')}`);
+    const lines = report.sort(([a], [b]) => a - b).map(([, line]) => line);
+    console.info(`phases in the 90 s interval, and each check:\n${lines.join('\n')}`);
   }, 240_000);
 });
