@@ -102,7 +102,13 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   async function runJob<N extends JobName>(name: N, job: TakenJob): Promise<void> {
     const handler: JobHandler<N> = options.handlers[name];
     try {
-      await running.started(job.id, name, worker);
+      try {
+        await running.started(job.id, name, worker);
+      } catch (error) {
+        // Without its heartbeat row no worker could hand it on: given back to pg-boss to retry.
+        await boss.fail(name, job.id, failure(error));
+        throw error;
+      }
       try {
         await withinSeconds(handler(job.data as JobPayloads[N], job.attempt), job.expireInSeconds);
         await boss.complete(name, job.id);
