@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { emptyHeaderFields } from '../headers/headers.js';
+import type { MessageHeaders } from '../provider.js';
 import { parseBatchResponse } from './batch.js';
-import { discoveryQuery, senderQuery } from './scan.js';
+import { discoveryQuery, excludedMail, queryGroups, senderQuery, wantedNext } from './scan.js';
 import { readGmailState } from './state.js';
 import { retryAfterMs } from './transport.js';
 
@@ -99,5 +101,60 @@ describe('readGmailState', () => {
       scanned: 4,
       queryLength: 0,
     });
+  });
+});
+
+describe('what the scan fetches of a sender (wantedNext)', () => {
+  const FROM = 'News <news@x.example>';
+  const message = (id: string, kind: 'linked' | 'list-id' | 'personal'): MessageHeaders => ({
+    id,
+    folder: '[Gmail]/All Mail',
+    date: null,
+    seen: null,
+    fields: {
+      ...emptyHeaderFields(FROM),
+      listUnsubscribe: kind === 'linked' ? ['<https://x.example/u>'] : [],
+      listId: kind === 'list-id' ? '<news.x.example>' : null,
+    },
+  });
+  const have = (...ms: MessageHeaders[]) => new Map(ms.map((m) => [m.id, m]));
+
+  it('the newest, down to the newest links, and two with list evidence', () => {
+    const listing = ['a', 'b', 'c', 'd'];
+    expect(wantedNext(listing, have())).toBe('a');
+    // The discovery hit is an older one: the newest comes first.
+    expect(wantedNext(listing, have(message('c', 'linked')))).toBe('a');
+    expect(wantedNext(listing, have(message('a', 'linked')))).toBe('b');
+    expect(wantedNext(listing, have(message('a', 'linked'), message('c', 'linked')))).toBeNull();
+    expect(wantedNext(listing, have(message('a', 'linked'), message('b', 'list-id')))).toBeNull();
+    // A personal note on top: the links are those of the next message that has some.
+    expect(wantedNext(listing, have(message('a', 'personal'), message('c', 'linked')))).toBe('b');
+    expect(wantedNext(listing, have(message('a', 'personal'), message('b', 'linked')))).toBe('c');
+    expect(
+      wantedNext(listing, have(message('a', 'personal'), message('b', 'linked'), message('c', 'list-id'))),
+    ).toBeNull();
+    // A list without links is fetched as deep as it is given; a sender of one needs that one.
+    expect(wantedNext(['a', 'b'], have(message('a', 'list-id'), message('b', 'list-id')))).toBeNull();
+    expect(wantedNext(['a'], have(message('a', 'linked')))).toBeNull();
+    // Deleted between the listing and the get: passed over.
+    expect(wantedNext(listing, have(message('b', 'linked')), new Set(['a']))).toBe('c');
+  });
+});
+
+describe('read-state queries and exclusions', () => {
+  it('groups senders within the query budget', () => {
+    const addresses = ['a@x.example', 'b@x.example', 'c@x.example'];
+    // `is:unread {` + `from:a@x.example ` per sender + `}`
+    expect(queryGroups(addresses, 1000)).toEqual([[0, 1, 2]]);
+    expect(queryGroups(addresses, 'is:unread {}'.length + 2 * 18)).toEqual([[0, 1], [2]]);
+    expect(queryGroups(addresses, 10)).toEqual([[0], [1], [2]]);
+  });
+
+  it('counts the mail a discovery query leaves out', () => {
+    const senders = { 'a@x.example': 3, 'b@x.example': 90, 'ab@x.example': 7 };
+    const q = discoveryQuery('unsubscribe', 'me@gmail.test', senders, 60);
+    expect(q).toBe('unsubscribe -from:me@gmail.test -from:b@x.example');
+    expect(excludedMail(q, senders)).toBe(90);
+    expect(excludedMail(discoveryQuery('unsubscribe', 'me@gmail.test', senders, 1000), senders)).toBe(100);
   });
 });
