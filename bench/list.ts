@@ -1,5 +1,5 @@
 // npm run bench:list — the subscription list of a user with 5,000 subscription senders, on the product
-// (its own process; SQLite, or PostgreSQL with BENCH_DATABASE_URL) at 50 concurrent keep-alive
+// (its own process; on SQLite, then on PostgreSQL too with BENCH_DATABASE_URL, side by side at the end) at 50 concurrent keep-alive
 // connections: the first page (GET /get-unsubscribe-emails?limit=50) against GET /csrf-token (the same
 // stack answering a route that reads nothing) in the same run, p50, p99 and requests/s of each; then the
 // whole list once (no limit) and a walk of every page in each order, checked to list each sender exactly
@@ -280,11 +280,16 @@ function inOrder(sort: SubscriptionSort, rows: Subscription[]): boolean {
   return keys.every((k, i) => i === 0 || keys[i - 1]! <= k);
 }
 
-async function main(): Promise<void> {
+interface Figures {
+  list: { p99: number; rps: number };
+  brands: { p99: number; rps: number };
+  insights: { p99: number; rps: number };
+  insightsAfresh: number;
+}
+
+/** One run on SQLite (`server` undefined) or on a new database of the PostgreSQL server `server`. */
+async function runOn(server: string | undefined): Promise<Figures> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-bench-list-'));
-  // BENCH_DATABASE_URL=postgres://…: the product on PostgreSQL instead, in a database of its own that is
-  // created here and dropped at the end.
-  const server = process.env.BENCH_DATABASE_URL;
   const databaseName = `ig_bench_list_${randomUUID().slice(0, 8)}`;
   let databaseUrl: string | null = null;
   if (server) {
@@ -453,6 +458,7 @@ async function main(): Promise<void> {
     console.log(
       `target /insights under ${TARGET_INSIGHTS_MS} ms (p99 at ${CONNECTIONS} connections, and afresh): ${insightsLoad.p99 < TARGET_INSIGHTS_MS && coldMedian < TARGET_INSIGHTS_MS ? 'met' : 'NOT met'} (${insightsLoad.p99.toFixed(1)} ms, ${coldMedian.toFixed(1)} ms)`,
     );
+    return { list, brands: brandLoad, insights: insightsLoad, insightsAfresh: coldMedian };
   } finally {
     // SIGTERM: the product closes and exits, writing its CPU profile when BENCH_PROFILE asked for one.
     const exited = new Promise((resolve) => product.once('exit', resolve));
@@ -464,6 +470,38 @@ async function main(): Promise<void> {
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${databaseName}`);
       await admin.end();
+    }
+  }
+}
+
+// SQLite, then (with BENCH_DATABASE_URL=postgres://…) PostgreSQL in a database of its own, created and
+// dropped here, the two side by side at the end. BENCH_ONLY=sqlite or postgres runs one of them.
+async function main(): Promise<void> {
+  const server = process.env.BENCH_DATABASE_URL;
+  const only = process.env.BENCH_ONLY;
+  const runs: Array<[string, Figures]> = [];
+  if (only !== 'postgres') {
+    console.log('\n=== SQLite');
+    runs.push(['SQLite', await runOn(undefined)]);
+  }
+  if (server && only !== 'sqlite') {
+    console.log('\n=== PostgreSQL');
+    runs.push(['PostgreSQL', await runOn(server)]);
+  }
+  if (runs.length > 1) {
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const cell = (f: { p99: number; rps: number }, base: { p99: number }) =>
+      `p99 ${ms(f.p99).padStart(9)} (${(f.p99 / base.p99).toFixed(2)}×) ${f.rps.toFixed(0).padStart(5)} req/s`;
+    console.log(
+      `\nside by side, ${CONNECTIONS} connections (× = p99 against the same database's first page):`,
+    );
+    console.log(
+      `${''.padEnd(12)}${'first page'.padEnd(36)}${'group=brand'.padEnd(36)}${'/insights'.padEnd(36)}afresh`,
+    );
+    for (const [name, f] of runs) {
+      console.log(
+        `${name.padEnd(12)}${cell(f.list, f.list).padEnd(36)}${cell(f.brands, f.list).padEnd(36)}${cell(f.insights, f.list).padEnd(36)}${ms(f.insightsAfresh)}`,
+      );
     }
   }
   if (failed) {
