@@ -22,7 +22,8 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each file builds its own app and database; files run in parallel on the 2 cores.
+          // Each file builds its own app and database, so files may run side by side; Vitest's default
+          // pool is the cores less one, so on a 2-core machine they run one at a time.
           fileParallelism: true,
         },
       },
