@@ -33,6 +33,9 @@ import {
 } from './summaries';
 import './insights.css';
 
+/** What every chart here shares: the container's size, no animation (reduced motion, steady screenshots). */
+const BASE_OPTIONS = { responsive: true, maintainAspectRatio: false, animation: false } as const;
+
 const COLORS = { toReview: '#0d6efd', kept: '#20c997', unsubscribed: '#fd7e14', since: '#dc3545' };
 /** Senders drawn in the "Quieter since" chart; the list below it has them all. */
 const QUIETER_CHART = 10;
@@ -79,11 +82,34 @@ function Card({ title, summary, children }: { title: string; summary: string; ch
   );
 }
 
-function Figures({ children }: { children: ReactNode }) {
+/** A chart's figures as a table, under a native disclosure (closed at first, read by screen readers). */
+function Figures({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  children: ReactNode;
+}) {
   return (
     <details className="mt-3">
       <summary>Show the figures</summary>
-      <div className="table-responsive mt-2">{children}</div>
+      <div className="table-responsive mt-2">
+        <table className="table table-sm insights-table">
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
     </details>
   );
 }
@@ -106,9 +132,7 @@ function WeeklyCard({ weeks, undated }: { weeks: InsightsWeek[]; undated: number
         ],
       },
       options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
+        ...BASE_OPTIONS,
         scales: {
           x: { stacked: true, ticks: { maxRotation: 0, autoSkipPadding: 8 } },
           y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } },
@@ -121,30 +145,19 @@ function WeeklyCard({ weeks, undated }: { weeks: InsightsWeek[]; undated: number
   return (
     <Card title="Mail a week" summary={summary}>
       <BarChart config={config} label={summary} height={280} />
-      <Figures>
-        <table className="table table-sm insights-table">
-          <caption>Messages from subscriptions each week, by the list their sender is in now</caption>
-          <thead>
-            <tr>
-              <th scope="col">Week of</th>
-              <th scope="col">To review</th>
-              <th scope="col">Kept</th>
-              <th scope="col">Unsubscribed or blocked</th>
-              <th scope="col">All</th>
-            </tr>
-          </thead>
-          <tbody>
-            {weeks.map((w) => (
-              <tr key={w.start}>
-                <th scope="row">{formatWeek(w.start)}</th>
-                <td>{formatCount(w.toReview)}</td>
-                <td>{formatCount(w.kept)}</td>
-                <td>{formatCount(w.unsubscribed)}</td>
-                <td>{formatCount(weekTotal(w))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <Figures
+        caption="Messages from subscriptions each week, by the list their sender is in now"
+        columns={['Week of', 'To review', 'Kept', 'Unsubscribed or blocked', 'All']}
+      >
+        {weeks.map((w) => (
+          <tr key={w.start}>
+            <th scope="row">{formatWeek(w.start)}</th>
+            <td>{formatCount(w.toReview)}</td>
+            <td>{formatCount(w.kept)}</td>
+            <td>{formatCount(w.unsubscribed)}</td>
+            <td>{formatCount(weekTotal(w))}</td>
+          </tr>
+        ))}
       </Figures>
     </Card>
   );
@@ -170,9 +183,7 @@ function TopSendersCard({ senders }: { senders: InsightsTopSender[] }) {
       },
       options: {
         indexAxis: 'y',
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
+        ...BASE_OPTIONS,
         scales: { x: { beginAtZero: true } },
         plugins: {
           legend: { display: false },
@@ -192,31 +203,20 @@ function TopSendersCard({ senders }: { senders: InsightsTopSender[] }) {
         <>
           <BarChart config={config} label={summary} height={Math.max(160, senders.length * 30 + 40)} />
           <p className="small text-muted mb-0">Orange bars: senders you read less than a fifth of.</p>
-          <Figures>
-            <table className="table table-sm insights-table">
-              <caption>
-                Senders with the most mail a month (the last 90 days), with how much of it you read
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Sender</th>
-                  <th scope="col">Mail a month</th>
-                  <th scope="col">Read</th>
-                </tr>
-              </thead>
-              <tbody>
-                {senders.map((s) => (
-                  <tr key={s.id}>
-                    <th scope="row" className="text-break">
-                      {s.name || s.address}
-                      <div className="small text-muted fw-normal">{s.address}</div>
-                    </th>
-                    <td>{formatCount(s.messagesPerMonth)}</td>
-                    <td>{formatRate(s.readRate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <Figures
+            caption="Senders with the most mail a month (the last 90 days), with how much of it you read"
+            columns={['Sender', 'Mail a month', 'Read']}
+          >
+            {senders.map((s) => (
+              <tr key={s.id}>
+                <th scope="row" className="text-break">
+                  {s.name || s.address}
+                  <div className="small text-muted fw-normal">{s.address}</div>
+                </th>
+                <td>{formatCount(s.messagesPerMonth)}</td>
+                <td>{formatRate(s.readRate)}</td>
+              </tr>
+            ))}
           </Figures>
         </>
       )}
@@ -243,9 +243,7 @@ function QuieterCard({ quieter }: { quieter: InsightsResponse['quieter'] }) {
       },
       options: {
         indexAxis: 'y',
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
+        ...BASE_OPTIONS,
         scales: { x: { beginAtZero: true } },
         plugins: { legend: { position: 'bottom' } },
       },
