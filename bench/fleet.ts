@@ -16,13 +16,18 @@
 // It runs until every mailbox's last_scanned_at is past the moment they were queued.
 //
 // Prints: mailboxes checked per minute (wall clock, and per worker core from the workers' CPU time), the
-// check's CPU time per mailbox (/proc/<pid>/stat of the worker processes, both threads), PostgreSQL's bytes
+// check's CPU time per mailbox (/proc/<pid>/stat of the worker processes, both threads; beside it that of
+// the database's PostgreSQL backends and of Dovecot, and the same for the first scans), PostgreSQL's bytes
 // per mailbox and per 1,000 messages after VACUUM, and the p99 of one user's list first page
 // (GET /get-unsubscribe-emails?limit=50, BENCH_RATE requests a second) during the checks beside its idle
 // p99 in the same run. Aims: 1,000 mailboxes checked in under 2 minutes; the list's p99 during the checks
 // within 2× its idle p99. Checks (exit 1 on a mismatch): every mailbox's senders counted exactly after the
 // first scan and after the check (new mail counted once, no more), no job failed or retried, no mailbox
 // with an error.
+//
+// Variables: BENCH_MAILBOXES (1000), BENCH_MIN_MESSAGES / BENCH_MAX_MESSAGES (200 / 2000), BENCH_WORKERS (2),
+// BENCH_SECONDS (20: the idle list), BENCH_RATE (20), BENCH_DATABASE_URL, BENCH_PROFILE=<dir>. At 1,000 the
+// seeding took 7 minutes and the whole run 9 on the 2-core test machine (docs/benchmarks.md, Fleet).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
