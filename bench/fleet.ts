@@ -43,14 +43,8 @@ import { startDovecot } from '#test/helpers/dovecot.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
-import {
-  addressOf,
-  type MailboxPlan,
-  MaildirWriter,
-  planMailbox,
-  planNewMail,
-  random,
-} from './fleet/mailboxes.js';
+import { addressOf, type MailboxPlan, MaildirWriter, planMailbox, planNewMail } from './fleet/mailboxes.js';
+import { random } from './random.js';
 
 const MAILBOXES = Number(process.env.BENCH_MAILBOXES ?? 1_000);
 const MIN_MESSAGES = Number(process.env.BENCH_MIN_MESSAGES ?? 200);

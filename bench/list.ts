@@ -29,6 +29,7 @@ import { weekStart } from '#server/features/insights/service.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
+import { random } from './random.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 5_000);
 const PERSONAL = 1_500; // senders of personal mail: rows of the same user that are not subscriptions
@@ -49,18 +50,6 @@ let failed = false;
 function check(ok: boolean, what: string): void {
   console.log(`check: ${what}  ${ok ? 'OK' : 'FAILED'}`);
   if (!ok) failed = true;
-}
-
-/** A deterministic pseudo-random sequence, so every run lists the same senders. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const BRANDS = [

@@ -6,22 +6,11 @@ import path from 'node:path';
 import { dkimSign } from '#test/helpers/dkim.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { NOBODY } from '#test/helpers/unpacked-server.js';
+import { random } from '../random.js';
 
 /** Senders the fleet's mail comes from; each mailbox hears from a few dozen to a few hundred of them. */
 const SENDERS = 2_000;
 export const FOLDERS = ['INBOX', 'Newsletters', 'Archive'] as const;
-
-/** A deterministic pseudo-random sequence (bench/list.ts's), so every run lays out the same fleet. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 7 of 8 senders are newsletters; the rest write personal mail (as bench/scan.ts). */
 const isNewsletter = (sender: number) => sender % 8 !== 0;
