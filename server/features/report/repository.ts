@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
 import type { SubscriptionCategory } from '#server/db/schema.js';
+import { createInsightsRepository } from '../insights/repository.js';
 
 // SQL of the weekly report (docs/decisions/084-weekly-report.md): who is due, the claim of a user's week
 // (one row of weekly_reports, written before the mail goes out), and what the report says, read from the
@@ -73,6 +74,7 @@ function destinationOf(text: string): MoveGroup['destination'] {
 }
 
 export function createReportRepository(db: Db) {
+  const insights = createInsightsRepository(db);
   return {
     /**
      * Users with the report on and a proven address, old enough for `week`, whose report of `week` nobody
@@ -279,29 +281,13 @@ export function createReportRepository(db: Db) {
       };
     },
 
-    /** Every unsubscribed (or blocked) sender with its mail before and since the action. */
+    /**
+     * Every unsubscribed (or blocked) sender with its mail in the PACE_WINDOW_MS before the action and
+     * since: the Insights screen's read of the same figures (features/insights/repository.ts).
+     */
     async quietedSenders(userId: string): Promise<QuietedSender[]> {
-      const rows = await db
-        .selectFrom('senders')
-        .leftJoin('messages', 'messages.sender_id', 'senders.id')
-        .select([
-          'senders.unsubscribed_at',
-          sql<number>`sum(case when ${sql.ref('messages.date')} < ${sql.ref('senders.unsubscribed_at')}
-            and ${sql.ref('messages.date')} >= ${sql.ref('senders.unsubscribed_at')} - ${PACE_WINDOW_MS}
-            then 1 else 0 end)`.as('before'),
-          sql<number>`sum(case when ${sql.ref('messages.date')} >= ${sql.ref('senders.unsubscribed_at')}
-            then 1 else 0 end)`.as('since'),
-        ])
-        .where('senders.user_id', '=', userId)
-        .where('senders.category', '=', 'unsubscribed')
-        .where('senders.unsubscribed_at', 'is not', null)
-        .groupBy(['senders.id', 'senders.unsubscribed_at'])
-        .execute();
-      return rows.map((r) => ({
-        unsubscribedAt: num(r.unsubscribed_at),
-        before: num(r.before),
-        since: num(r.since),
-      }));
+      const rows = await insights.quieter(userId, PACE_WINDOW_MS, 0);
+      return rows.map((r) => ({ unsubscribedAt: r.actedAt, before: r.before, since: r.since }));
     },
   };
 }
