@@ -26,13 +26,15 @@
 // with an error.
 //
 // Variables: BENCH_MAILBOXES (1000), BENCH_MIN_MESSAGES / BENCH_MAX_MESSAGES (200 / 2000), BENCH_WORKERS (2),
-// BENCH_SECONDS (20: the idle list), BENCH_RATE (20), BENCH_DATABASE_URL, BENCH_PROFILE=<dir>. At 1,000 the
+// BENCH_SECONDS (20: the idle list), BENCH_RATE (20), BENCH_DATABASE_URL, BENCH_PROFILE=<dir>,
+// BENCH_DOVECOT_NICE (19: Dovecot stands in for mail servers that run elsewhere; 0 puts it level with the
+// API). The workers run at the product's own WORKER_NICE (10 unless set). At 1,000 the
 // seeding took 7 minutes and the whole run 9 on the 2-core test machine (docs/benchmarks.md, Fleet).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -50,6 +52,7 @@ const MAILBOXES = Number(process.env.BENCH_MAILBOXES ?? 1_000);
 const MIN_MESSAGES = Number(process.env.BENCH_MIN_MESSAGES ?? 200);
 const MAX_MESSAGES = Number(process.env.BENCH_MAX_MESSAGES ?? 2_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const DOVECOT_NICE = Number(process.env.BENCH_DOVECOT_NICE ?? 19);
 /** The idle measurement of the list, in seconds. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /** The list's requests a second, idle and during the checks (one user clicking around, and then some). */
@@ -108,11 +111,8 @@ async function cpuTimes(pid: number): Promise<{ own: number; children: number }>
   }
 }
 
-/**
- * Dovecot's CPU so far (ms): its master process and every process under it, plus the IMAP sessions that
- * have ended (the master reaped them: its children's times). Found by the configuration file it runs.
- */
-async function dovecotMs(base: string): Promise<number> {
+/** Dovecot's master (found by the configuration file it runs) and every process under it now. */
+async function dovecotTree(base: string): Promise<{ master: number; tree: Set<number> }> {
   const parents = new Map<number, number>();
   let master = 0;
   for (const entry of await readdir('/proc')) {
@@ -128,8 +128,7 @@ async function dovecotMs(base: string): Promise<number> {
       // gone meanwhile
     }
   }
-  if (!master) return 0;
-  const tree = new Set([master]);
+  const tree = new Set(master ? [master] : []);
   for (let grew = true; grew; ) {
     grew = false;
     for (const [pid, parent] of parents) {
@@ -139,9 +138,33 @@ async function dovecotMs(base: string): Promise<number> {
       }
     }
   }
+  return { master, tree };
+}
+
+/**
+ * Dovecot's CPU so far (ms): its master process and every process under it, plus the IMAP sessions that
+ * have ended (the master reaped them: its children's times).
+ */
+async function dovecotMs(base: string): Promise<number> {
+  const { master, tree } = await dovecotTree(base);
+  if (!master) return 0;
   let ms = (await cpuTimes(master)).children;
   for (const pid of tree) ms += (await cpuTimes(pid)).own;
   return ms;
+}
+
+/**
+ * Dovecot stands in for the users' mail servers, which run on machines of their own: at nice
+ * DOVECOT_NICE it takes the cores the fleet leaves, not the API's (its sessions, forked later, inherit it).
+ */
+async function reniceDovecot(base: string): Promise<void> {
+  for (const pid of (await dovecotTree(base)).tree) setPriority(pid, DOVECOT_NICE);
+}
+
+/** The nice value of a process's main thread (field 19 of /proc/<pid>/stat). */
+async function niceOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
 /**
@@ -408,6 +431,8 @@ async function main(): Promise<void> {
       AUTH_RATE_LIMIT: '1000000/1m',
       USER_RATE_LIMIT: '1000000/1m',
       LOGO_BASE_URL: '',
+      // The product's default unless the bench is run with WORKER_NICE=… (0: workers level with the API).
+      ...(process.env.WORKER_NICE ? { WORKER_NICE: process.env.WORKER_NICE } : {}),
     };
     const api = startRole(
       'api,live,scheduler',
@@ -420,6 +445,10 @@ async function main(): Promise<void> {
     roles.push(...workers);
     // Their CPU is counted from when they have started (loaded their modules and gone quiet).
     await settled(workers);
+    await reniceDovecot(dovecot.base);
+    console.log(
+      `priorities (nice): API ${await niceOf(api.pid ?? 0)}, workers ${(await Promise.all(workers.map((w) => niceOf(w.pid ?? 0)))).join(' and ')} (the product's WORKER_NICE), Dovecot ${DOVECOT_NICE} (BENCH_DOVECOT_NICE: the users' mail servers, elsewhere in production), PostgreSQL as started`,
+    );
     const read = () => reading(workers, api, dovecot.base, db);
 
     // 3. Users and mailboxes through the product; each connection queues the mailbox's first scan.

@@ -46,6 +46,7 @@ describe('parseConfig', () => {
       jobSchema: 'pgboss',
       scanIntervalMs: 24 * 3_600_000,
       scanBatchSize: 2000,
+      workerNice: 10,
       webRoot: null,
       google: null,
       microsoft: null,
@@ -80,6 +81,7 @@ describe('parseConfig', () => {
       AUTH_RATE_LIMIT: '5/30s',
       TRUST_PROXY: 'true',
       SCAN_INTERVAL: '5s',
+      WORKER_NICE: '0',
       LOGO_BASE_URL: ' ',
       GOOGLE_CLIENT_ID: 'gid',
       GOOGLE_CLIENT_SECRET: 'gsecret',
@@ -102,6 +104,7 @@ describe('parseConfig', () => {
       authRateLimit: { max: 5, windowMs: 30_000 },
       trustProxy: true,
       scanIntervalMs: 5000,
+      workerNice: 0,
       logoBaseUrl: null,
       google: { clientId: 'gid', clientSecret: 'gsecret' },
       googleBaseUrl: 'http://127.0.0.1:4010',
@@ -198,9 +201,15 @@ describe('parseConfig', () => {
   });
 
   it('reports every invalid variable at once, by name', () => {
-    const message = configError({ PORT: 'x', DATABASE_URL: 'mysql://db', GOOGLE_BASE_URL: 'ftp://g' });
+    const message = configError({
+      PORT: 'x',
+      DATABASE_URL: 'mysql://db',
+      GOOGLE_BASE_URL: 'ftp://g',
+      WORKER_NICE: '20',
+    });
     expect(message).toMatch(/^Invalid configuration:\n/);
     expect(message).toContain('  PORT: ');
+    expect(message).toContain('  WORKER_NICE: WORKER_NICE is a whole number from 0 to 19');
     expect(message).toContain(
       '  DATABASE_URL: DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)',
     );

@@ -117,6 +117,12 @@ const serverEnv = z
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SCAN_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(2000),
+    WORKER_NICE: z.coerce
+      .number({ message: 'WORKER_NICE is a whole number from 0 to 19' })
+      .int('WORKER_NICE is a whole number from 0 to 19')
+      .min(0, 'WORKER_NICE is a whole number from 0 to 19')
+      .max(19, 'WORKER_NICE is a whole number from 0 to 19')
+      .default(10),
     IMAP_ALLOWED_HOSTS: z.string().default(''),
     UNSUBSCRIBE_ALLOWED_HOSTS: z.string().default(''),
     DNS_SERVERS: z
@@ -224,6 +230,11 @@ const serverEnv = z
       unsubscribeAllowedHosts: e.UNSUBSCRIBE_ALLOWED_HOSTS,
       /** Messages per scan batch: each batch is one transaction and one checkpoint. */
       scanBatchSize: e.SCAN_BATCH_SIZE,
+      /**
+       * The CPU priority (nice) of a process that runs the worker role without the api or live role, so an
+       * API on the same machine answers first while checks run (docs/decisions/087-worker-priority.md).
+       */
+      workerNice: e.WORKER_NICE,
       /** The blog's markdown posts (and images/); null: <repository>/content/blog (features/blog). */
       blogDir: e.BLOG_DIR?.trim() ? path.resolve(e.BLOG_DIR.trim()) : null,
     };

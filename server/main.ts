@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, parseConfig, parseRoles } from './config.js';
 import { openDatabase } from './db/index.js';
 import { disabledIntegrations } from './integrations/index.js';
+import { lowerPriority } from './lib/priority.js';
 import { warmScanThread } from './mail/imap/scan-thread.js';
 import { loadDotEnv, prepareDataDir } from './startup.js';
 
@@ -29,8 +30,16 @@ async function main(): Promise<void> {
       'Separate roles share work through PostgreSQL: set DATABASE_URL, or run every role.',
     );
   }
+  // A worker without the API lowers its priority before it starts a thread (decision 087).
+  const niced =
+    roles.has('worker') && !roles.has('api') && !roles.has('live') && config.workerNice > 0
+      ? lowerPriority(config.workerNice)
+      : undefined;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, db: database.db });
+  if (niced)
+    app.log.warn({ err: niced }, `could not lower the worker's priority to nice ${config.workerNice}`);
+  else if (niced === null) app.log.info(`worker at CPU priority nice ${config.workerNice} (WORKER_NICE)`);
   if (envFile) app.log.info('read settings from .env (variables set in the environment take precedence)');
   // Users only learn that a provider is unavailable; which variables would turn it on is the operator's.
   for (const { label, required } of disabledIntegrations(config)) {
