@@ -4,7 +4,8 @@
 // stack answering a route that reads nothing) in the same run, p50, p99 and requests/s of each; then the
 // whole list once (no limit) and a walk of every page in each order, checked to list each sender exactly
 // once and in its order. Then the list grouped by brand (group=brand) and GET /insights at the same
-// load, and /insights worked out afresh (its per-user answer invalidated before each call). The user's
+// load (both within 2× the first page's p99), and both worked out afresh (a sender's updated_at moved
+// before each call, so neither is answered from what the product keeps per user). The user's
 // 5,000 subscription senders (4,000 to review, 500 kept, 500 unsubscribed, about 8 to a brand) have
 // 50,000 message references over two years. Target: first page p99 <= 50 ms; /insights under 100 ms.
 import { spawn } from 'node:child_process';
@@ -274,6 +275,7 @@ interface Figures {
   brands: { p99: number; rps: number };
   insights: { p99: number; rps: number };
   insightsAfresh: number;
+  brandsAfresh: number;
 }
 
 /** One run on SQLite (`server` undefined) or on a new database of the PostgreSQL server `server`. */
@@ -396,9 +398,31 @@ async function runOn(server: string | undefined): Promise<Figures> {
     // The list grouped by brand and the insights, checked, then at the same load as the first page.
     const brandPage = `/get-unsubscribe-emails?group=brand&limit=${PAGE}`;
     const brands = (await (await http.call(brandPage)).json()) as BrandsResponse;
+    const sendersOf = (page: BrandsResponse) => page.data.reduce((n, b) => n + b.senders.length, 0);
     check(
-      brands.data.length === PAGE && brands.data.every((b) => b.senders.length >= 1),
-      `group=brand first page: ${PAGE} brands (${brands.total} in all)`,
+      brands.data.length > 1 && sendersOf(brands) <= PAGE && brands.data.every((b) => b.senders.length >= 1),
+      `group=brand first page: whole brands, at most ${PAGE} senders (${brands.data.length} brands, ${sendersOf(brands)} senders; ${brands.total} brands in all)`,
+    );
+    // Every page of brands once: each brand once, the review list's senders each once.
+    const walkedBrands = new Set<string>();
+    const walkedSenders = new Set<string>();
+    let brandPages = 0;
+    for (let cursor: string | null | undefined, page = brands; ; ) {
+      brandPages++;
+      for (const b of page.data) {
+        check(!walkedBrands.has(b.brand), `group=brand: ${b.brand} on one page only`);
+        walkedBrands.add(b.brand);
+        for (const sender of b.senders) walkedSenders.add(sender.id);
+      }
+      cursor = page.nextCursor;
+      if (!cursor) break;
+      page = (await (
+        await http.call(`${brandPage}&cursor=${encodeURIComponent(cursor)}`)
+      ).json()) as BrandsResponse;
+    }
+    check(
+      walkedBrands.size === brands.total && walkedSenders.size === ids.size,
+      `group=brand walk: ${brandPages} pages, ${walkedBrands.size} brands of ${brands.total}, ${walkedSenders.size} senders of ${ids.size}`,
     );
     const insights = (await (await http.call('/insights')).json()) as InsightsResponse;
     const sum = (k: 'toReview' | 'kept' | 'unsubscribed') => insights.weeks.reduce((n, w) => n + w[k], 0);
@@ -419,35 +443,44 @@ async function runOn(server: string | undefined): Promise<Figures> {
       `group=brand / first page: p99 ${(brandLoad.p99 / list.p99).toFixed(2)}×; /insights / first page: p99 ${(insightsLoad.p99 / list.p99).toFixed(2)}×`,
     );
     // Worked out afresh: a sender's updated_at moves before each call, as a check or an action would.
-    const cold: number[] = [];
-    const writer = await openDatabase({ databaseUrl, dataDir });
-    try {
-      for (let n = 0; n < 7; n++) {
-        await writer.db
-          .updateTable('senders')
-          .set({ updated_at: Date.now() + n + 1 })
-          .where('id', '=', [...ids][n]!)
-          .execute();
-        const started = performance.now();
-        const res = await http.call('/insights');
-        await res.arrayBuffer();
-        cold.push(performance.now() - started);
+    const afresh = async (route: string): Promise<number> => {
+      const times: number[] = [];
+      const writer = await openDatabase({ databaseUrl, dataDir });
+      try {
+        for (let n = 0; n < 7; n++) {
+          await writer.db
+            .updateTable('senders')
+            .set({ updated_at: Date.now() + 1_000 + n })
+            .where('id', '=', [...ids][n]!)
+            .execute();
+          const started = performance.now();
+          const res = await http.call(route);
+          await res.arrayBuffer();
+          times.push(performance.now() - started);
+        }
+      } finally {
+        await writer.close();
       }
-    } finally {
-      await writer.close();
-    }
-    cold.sort((a, b) => a - b);
-    const coldMedian = cold[Math.floor(cold.length / 2)]!;
-    console.log(
-      `GET /insights worked out afresh, one at a time: median ${coldMedian.toFixed(1)} ms, max ${cold.at(-1)!.toFixed(1)} ms (${cold.length} calls)`,
-    );
+      times.sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)]!;
+      console.log(
+        `GET ${route} worked out afresh, one at a time: median ${median.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} calls)`,
+      );
+      return median;
+    };
+    const brandsAfresh = await afresh(brandPage);
+    const coldMedian = await afresh('/insights');
     console.log(
       `target first page p99 <= ${TARGET_P99_MS} ms at ${CONNECTIONS} connections: ${list.p99 <= TARGET_P99_MS ? 'met' : 'NOT met'} (${list.p99.toFixed(1)} ms)`,
     );
     console.log(
       `target /insights under ${TARGET_INSIGHTS_MS} ms (p99 at ${CONNECTIONS} connections, and afresh): ${insightsLoad.p99 < TARGET_INSIGHTS_MS && coldMedian < TARGET_INSIGHTS_MS ? 'met' : 'NOT met'} (${insightsLoad.p99.toFixed(1)} ms, ${coldMedian.toFixed(1)} ms)`,
     );
-    return { list, brands: brandLoad, insights: insightsLoad, insightsAfresh: coldMedian };
+    const within = (f: { p99: number }) => (f.p99 <= 2 * list.p99 ? 'met' : 'NOT met');
+    console.log(
+      `target group=brand and /insights p99 within 2× the first page's: ${within(brandLoad)} and ${within(insightsLoad)} (${(brandLoad.p99 / list.p99).toFixed(2)}×, ${(insightsLoad.p99 / list.p99).toFixed(2)}×)`,
+    );
+    return { list, brands: brandLoad, insights: insightsLoad, insightsAfresh: coldMedian, brandsAfresh };
   } finally {
     // SIGTERM: the product closes and exits, writing its CPU profile when BENCH_PROFILE asked for one.
     const exited = new Promise((resolve) => product.once('exit', resolve));
@@ -485,11 +518,11 @@ async function main(): Promise<void> {
       `\nside by side, ${CONNECTIONS} connections (× = p99 against the same database's first page):`,
     );
     console.log(
-      `${''.padEnd(12)}${'first page'.padEnd(36)}${'group=brand'.padEnd(36)}${'/insights'.padEnd(36)}afresh`,
+      `${''.padEnd(12)}${'first page'.padEnd(36)}${'group=brand'.padEnd(36)}${'/insights'.padEnd(36)}afresh: group=brand, /insights`,
     );
     for (const [name, f] of runs) {
       console.log(
-        `${name.padEnd(12)}${cell(f.list, f.list).padEnd(36)}${cell(f.brands, f.list).padEnd(36)}${cell(f.insights, f.list).padEnd(36)}${ms(f.insightsAfresh)}`,
+        `${name.padEnd(12)}${cell(f.list, f.list).padEnd(36)}${cell(f.brands, f.list).padEnd(36)}${cell(f.insights, f.list).padEnd(36)}${ms(f.brandsAfresh)}, ${ms(f.insightsAfresh)}`,
       );
     }
   }

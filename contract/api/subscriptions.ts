@@ -61,7 +61,8 @@ export const SUBSCRIPTION_PAGE_MAX = 200;
  * GET /get-unsubscribe-emails?category=&sort=&q=&limit=&cursor= (category default uncategorized, sort
  * default newest); 401 carries `redirectUrl` instead. `q` matches the sender's name or address; without
  * `limit` the whole category is answered (the spec's call), with it one page and `nextCursor` (opaque;
- * null on the last page).
+ * null on the last page). With `group=brand` a page holds whole brands whose senders add up to at most
+ * `limit` (one brand alone when it has more).
  */
 export const subscriptionsQuerySchema = z.object({
   category: z

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { SubscriptionCategory } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
+import { sendersStamp } from '#server/db/senders-stamp.js';
 
 // The SQL of the Insights screen (docs/decisions/083-insights.md). Every read starts from the user's
 // senders (senders_user_category) and reaches their message references through the (sender_id, date,
@@ -37,36 +38,10 @@ export interface QuieterRow {
   late: number;
 }
 
-/**
- * What changes when the figures may have: a scan's or check's upsert and every category change set a
- * sender's updated_at; senders are deleted only with their mailbox (the mailboxes' count and newest).
- */
-export interface InsightsStamp {
-  updatedAt: number | null;
-  mailboxes: string;
-}
-
 export function createInsightsRepository(db: Db) {
   return {
-    async stamp(userId: string): Promise<InsightsStamp> {
-      // One seek of senders_user_updated each (migration 0020), and the user's few mailboxes.
-      const [senders, mailboxes] = await Promise.all([
-        db
-          .selectFrom('senders')
-          .select((eb) => eb.fn.max('updated_at').as('at'))
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-        db
-          .selectFrom('mailboxes')
-          .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('created_at').as('at')])
-          .where('user_id', '=', userId)
-          .executeTakeFirst(),
-      ]);
-      return {
-        updatedAt: senders?.at == null ? null : Number(senders.at),
-        mailboxes: `${Number(mailboxes?.n ?? 0)}:${mailboxes?.at ?? ''}`,
-      };
-    },
+    /** A string that changes when the user's senders may have (db/senders-stamp.ts). */
+    stamp: sendersStamp(db),
 
     /** The subscriptions' dated references in [start, start + weeks × weekMs), by week and category. */
     async weekly(userId: string, start: number, weeks: number, weekMs: number): Promise<WeekCount[]> {

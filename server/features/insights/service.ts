@@ -7,11 +7,12 @@ import {
   type InsightsWeek,
   STILL_SENDING_AFTER_DAYS,
 } from '#contract/api.js';
-import type { InsightsRepository, InsightsStamp, QuieterRow } from './repository.js';
+import { createStampedCache } from '#server/lib/stamped-cache.js';
+import type { InsightsRepository, QuieterRow } from './repository.js';
 
 // The Insights screen's figures (docs/decisions/083-insights.md). Working them out reads every dated
 // reference of the user's last six months; the answer is kept per user and given again while the user's
-// senders have not changed (InsightsStamp: a scan's or check's upsert and every category change move it)
+// senders have not changed (db/senders-stamp.ts: a scan's or check's upsert and every category change move it)
 // and for at most CACHE_TTL_MS, which bounds how stale read rates (recounted without a stamp) can get.
 
 export const DAY_MS = 86_400_000;
@@ -53,7 +54,7 @@ export function createInsightsService({
   repo: InsightsRepository;
   now?: () => number;
 }) {
-  const cache = new Map<string, { key: string; at: number; value: InsightsResponse }>();
+  const cache = createStampedCache<InsightsResponse>({ ttlMs: CACHE_TTL_MS, maxEntries: CACHE_USERS, now });
 
   async function compute(userId: string, at: number): Promise<InsightsResponse> {
     const first = weekStart(at) - (INSIGHTS_WEEKS - 1) * WEEK_MS;
@@ -105,20 +106,12 @@ export function createInsightsService({
     };
   }
 
-  const keyOf = (stamp: InsightsStamp, at: number) =>
-    `${stamp.mailboxes}:${stamp.updatedAt}:${weekStart(at)}`;
-
   return {
     async get(userId: string): Promise<InsightsResponse> {
+      // The week is part of the stamp: a new Monday starts a new window whatever the senders did.
       const at = now();
-      const key = keyOf(await repo.stamp(userId), at);
-      const hit = cache.get(userId);
-      if (hit && hit.key === key && at - hit.at < CACHE_TTL_MS) return hit.value;
-      const value = await compute(userId, at);
-      cache.delete(userId);
-      if (cache.size >= CACHE_USERS) cache.delete(cache.keys().next().value as string);
-      cache.set(userId, { key, at, value });
-      return value;
+      const stamp = `${await repo.stamp(userId)}:${weekStart(at)}`;
+      return cache.get(userId, stamp, () => compute(userId, at));
     },
   };
 }

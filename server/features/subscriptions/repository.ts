@@ -2,6 +2,7 @@ import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
 import { preparedQueries } from '#server/db/prepared.js';
 import type { Database, ReceiptMethod, SubscriptionCategory } from '#server/db/schema.js';
+import { sendersStamp } from '#server/db/senders-stamp.js';
 
 // SQL of subscriptions: the senders of a user's mailboxes that are lists, with the mailbox they wrote to
 // and how they were unsubscribed, and the references to their messages.
@@ -89,6 +90,8 @@ export interface StoredBrand {
   readCount: number;
   readKnown: number;
   recentCount: number;
+  /** How many of the category's senders it has. */
+  senderCount: number;
 }
 
 /** Where a page of brands starts: after the brand with this sort value (the previous page's last). */
@@ -97,13 +100,11 @@ export interface BrandPosition {
   brand: string;
 }
 
-export interface BrandPageQuery {
+export interface BrandGroupsQuery {
   category: SubscriptionCategory;
   order: SubscriptionOrder;
   /** Matches the brand, or the name or address of any of its senders (as containsPattern). */
   q?: string;
-  after?: BrandPosition;
-  limit?: number;
 }
 
 /** A reference to one of a subscription's messages (never its content). */
@@ -350,22 +351,15 @@ export function createSubscriptionsRepository(db: Db) {
 
   /**
    * The category's brands as one GROUP BY over the index (user_id, is_subscription, category, brand) of
-   * migration 0018: `q` keeps the groups where the brand or any sender matches, `after` the groups past
-   * the keyset position, both in HAVING over the same aggregates the order sorts by.
+   * migration 0018: `q` keeps the groups where the brand or any sender matches (in HAVING).
    */
-  const groupedBrands = (userId: string, query: BrandPageQuery) => {
+  const groupedBrands = (userId: string, query: BrandGroupsQuery) => {
     const { value, direction } = BRAND_ORDERS[query.order];
     const pattern = query.q ? containsPattern(query.q) : undefined;
     const conditions = [sql`1 = 1`];
     if (pattern !== undefined) {
       conditions.push(
         sql`max(case when ${loweredBrand} like ${pattern} escape '!' or ${lowered('senders.sender_name')} like ${pattern} escape '!' or ${lowered('senders.address')} like ${pattern} escape '!' then 1 else 0 end) = 1`,
-      );
-    }
-    if (query.after) {
-      const compare = direction === 'desc' ? sql.raw('<') : sql.raw('>');
-      conditions.push(
-        sql`(${value} ${compare} ${query.after.value} or (${value} = ${query.after.value} and ${brandKey} ${compare} ${query.after.brand}))`,
       );
     }
     return { value, direction, having: sql.join(conditions, sql` and `), userId };
@@ -399,16 +393,13 @@ export function createSubscriptionsRepository(db: Db) {
 
   return {
     /**
-     * A category's brands matching `q`, in the order, from `after` on, at most `limit` of them, and how
-     * many brands match from `after` on (a window count over the groups, null when the page is empty).
+     * A category's brands matching `q`, all of them, in the order (ties by brand, byte-wise): one GROUP BY
+     * over the category's senders, whose cost grows with the category; the list pages it in the service
+     * (docs/decisions/088-brand-pages.md).
      */
-    async brandPage(
-      userId: string,
-      query: BrandPageQuery,
-    ): Promise<{ brands: StoredBrand[]; matching: number | null }> {
+    async brandGroups(userId: string, query: BrandGroupsQuery): Promise<StoredBrand[]> {
       const { value, direction, having } = groupedBrands(userId, query);
       const dir = sql.raw(direction);
-      const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit}`;
       const { rows } = await sql<{
         brand: string;
         sort_value: number | string;
@@ -417,8 +408,8 @@ export function createSubscriptionsRepository(db: Db) {
         read_count: number | string;
         read_known: number | string;
         recent_count: number | string;
-        matching: number | string;
-      }>`select senders.brand as brand, ${value} as sort_value, count(*) over () as matching,
+        sender_count: number | string;
+      }>`select senders.brand as brand, ${value} as sort_value, count(*) as sender_count,
           max(senders.last_message_at) as last_message_at, sum(senders.message_count) as message_count,
           sum(senders.read_count) as read_count, sum(senders.read_known) as read_known,
           sum(senders.recent_count) as recent_count
@@ -426,9 +417,8 @@ export function createSubscriptionsRepository(db: Db) {
         where senders.user_id = ${userId} and senders.is_subscription = 1 and senders.category = ${query.category}
         group by senders.brand
         having ${having}
-        order by ${value} ${dir}, ${brandKey} ${dir}
-        ${limit}`.execute(db);
-      const brands = rows.map((r) => ({
+        order by ${value} ${dir}, ${brandKey} ${dir}`.execute(db);
+      return rows.map((r) => ({
         brand: r.brand,
         sortValue: Number(r.sort_value),
         lastMessageAt: r.last_message_at === null ? null : Number(r.last_message_at),
@@ -436,20 +426,12 @@ export function createSubscriptionsRepository(db: Db) {
         readCount: Number(r.read_count),
         readKnown: Number(r.read_known),
         recentCount: Number(r.recent_count),
+        senderCount: Number(r.sender_count),
       }));
-      return { brands, matching: rows[0] === undefined ? null : Number(rows[0].matching) };
     },
 
-    /** How many of the category's brands match `q`. */
-    async brandCount(userId: string, category: SubscriptionCategory, q?: string): Promise<number> {
-      const { having } = groupedBrands(userId, { category, order: 'messages', q });
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
-          select senders.brand from senders
-          where senders.user_id = ${userId} and senders.is_subscription = 1 and senders.category = ${category}
-          group by senders.brand
-          having ${having}) as matching_brands`.execute(db);
-      return Number(rows[0]?.n ?? 0);
-    },
+    /** A string that changes when the user's senders may have (db/senders-stamp.ts). */
+    stamp: sendersStamp(db),
 
     /** The category's subscriptions of these brands, newest mail first (undated last). */
     async sendersOfBrands(

@@ -8,9 +8,10 @@ import type {
   SubscriptionsResponse,
 } from '#contract/api.js';
 import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
+import { createStampedCache } from '#server/lib/stamped-cache.js';
 import type { Repositories } from '../repositories.js';
 import { decodeBrandCursor, decodeCursor, encodeBrandCursor, encodeCursor } from './cursor.js';
-import type { StoredBrand, StoredMessage, StoredSubscription } from './repository.js';
+import type { BrandPosition, StoredBrand, StoredMessage, StoredSubscription } from './repository.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -50,6 +51,36 @@ const sortValue = (sort: SubscriptionSort, r: StoredSubscription): number | null
   }
 };
 
+/** Whether each order's brands run from the highest sort value down (repository BRAND_ORDERS). */
+const BRAND_DESCENDING: Record<SubscriptionSort, boolean> = {
+  newest: true,
+  messages: true,
+  readRate: false,
+  perMonth: true,
+};
+/** How long a kept grouping is trusted at most, and how many (user, category, order) are kept. */
+const BRAND_GROUPS_TTL_MS = 60_000;
+const BRAND_GROUPS_KEPT = 500;
+
+/**
+ * The index of the first brand past a cursor's position in groups sorted by (sortValue, brand) in the
+ * order's direction; brands compare byte-wise, as the SQL sorts them (ASCII: a brand is punycode).
+ */
+function firstPast(groups: readonly StoredBrand[], at: BrandPosition, descending: boolean): number {
+  const past = (b: StoredBrand) =>
+    descending
+      ? b.sortValue < at.value || (b.sortValue === at.value && b.brand < at.brand)
+      : b.sortValue > at.value || (b.sortValue === at.value && b.brand > at.brand);
+  let low = 0;
+  let high = groups.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (past(groups[middle] as StoredBrand)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 export function createSubscriptionsService(repos: Pick<Repositories, 'subscriptions'>) {
   const repo = repos.subscriptions;
 
@@ -76,20 +107,45 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
     screened: r.screened,
   });
 
-  const presentBrand = (b: StoredBrand, senders: StoredSubscription[]): BrandRow => ({
-    brand: b.brand,
-    senders: senders.map(present),
-    messageCount: b.messageCount,
-    messagesPerMonth: Math.round((b.recentCount / 3) * 10) / 10,
-    readRate: b.readKnown > 0 ? Math.min(1, b.readCount / b.readKnown) : null,
-    lastMessageAt: iso(b.lastMessageAt),
+  /** A brand's row, its figures summed from its senders as read now. */
+  const presentBrand = (brand: string, senders: StoredSubscription[]): BrandRow => {
+    let messageCount = 0;
+    let recentCount = 0;
+    let readCount = 0;
+    let readKnown = 0;
+    let lastMessageAt: number | null = null;
+    for (const s of senders) {
+      messageCount += s.messageCount;
+      recentCount += s.recentCount;
+      readCount += s.readCount;
+      readKnown += s.readKnown;
+      if (s.lastMessageAt !== null && (lastMessageAt === null || s.lastMessageAt > lastMessageAt)) {
+        lastMessageAt = s.lastMessageAt;
+      }
+    }
+    return {
+      brand,
+      senders: senders.map(present),
+      messageCount,
+      messagesPerMonth: Math.round((recentCount / 3) * 10) / 10,
+      readRate: readKnown > 0 ? Math.min(1, readCount / readKnown) : null,
+      lastMessageAt: iso(lastMessageAt),
+    };
+  };
+  const brandGroups = createStampedCache<StoredBrand[]>({
+    ttlMs: BRAND_GROUPS_TTL_MS,
+    maxEntries: BRAND_GROUPS_KEPT,
   });
 
   return {
     /**
      * GET /get-unsubscribe-emails?group=brand: the category's brands matching `q` in the order (by their
-     * senders' newest mail, messages, read rate or messages a month together), each with its senders;
-     * paged like listPage. The grouping and the order are one SQL query; the page's senders a second.
+     * senders' newest mail, messages, read rate or messages a month together), each with its senders
+     * (docs/decisions/088-brand-pages.md). With `limit` a page holds whole brands with at most `limit`
+     * senders in all (one brand when a single brand has more), so a page carries about what a page of
+     * senders does; the cursor is the page's last brand and its sort value, as listPage's.
+     * The grouping (all the category's brands in the order) is kept per user, category and order while the
+     * user's senders stamp holds; the page's senders, and the figures shown from them, are read afresh.
      */
     async listBrands(userId: string, query: ListQuery): Promise<BrandsResponse> {
       const { category, sort, limit } = query;
@@ -98,22 +154,20 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         throw new InvalidInputError(CURSOR_WITHOUT_LIMIT_MESSAGE);
       }
       const after = query.cursor === undefined ? undefined : decodeBrandCursor(sort, query.cursor);
-      const { brands: rows, matching } = await repo.brandPage(userId, {
-        category,
-        order: sort,
-        q,
-        after,
-        limit: limit === undefined ? undefined : limit + 1,
-      });
-      // The page's window count is the total on a first page; past it (a cursor), or on an empty page,
-      // the brands before the cursor are counted too.
-      const total =
-        limit === undefined
-          ? undefined
-          : after === undefined && matching !== null
-            ? matching
-            : await repo.brandCount(userId, category, q);
-      const page = limit === undefined ? rows : rows.slice(0, limit);
+      const groupsQuery = { category, order: sort, q };
+      const groups = q
+        ? await repo.brandGroups(userId, groupsQuery)
+        : await brandGroups.get(`${userId} ${category} ${sort}`, await repo.stamp(userId), () =>
+            repo.brandGroups(userId, groupsQuery),
+          );
+      const start = after === undefined ? 0 : firstPast(groups, after, BRAND_DESCENDING[sort]);
+      let end = limit === undefined ? groups.length : start;
+      for (let senders = 0; end < groups.length && limit !== undefined; end++) {
+        const count = groups[end]?.senderCount ?? 0;
+        if (end > start && senders + count > limit) break;
+        senders += count;
+      }
+      const page = groups.slice(start, end);
       const senders = await repo.sendersOfBrands(
         userId,
         category,
@@ -125,16 +179,20 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         if (list) list.push(s);
         else byBrand.set(s.brand, [s]);
       }
-      const data = page.map((b) => presentBrand(b, byBrand.get(b.brand) ?? []));
+      // A brand whose senders all left the category since the grouping was kept is left out.
+      const data = page.flatMap((b) => {
+        const of = byBrand.get(b.brand);
+        return of ? [presentBrand(b.brand, of)] : [];
+      });
       if (limit === undefined) return { data };
       const last = page.at(-1);
       return {
         data,
         nextCursor:
-          rows.length > limit && last
+          end < groups.length && last
             ? encodeBrandCursor(sort, { value: last.sortValue, brand: last.brand })
             : null,
-        total,
+        total: groups.length,
       };
     },
 

@@ -167,9 +167,9 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
     expect((await brands('q=100%25&limit=50')).data).toEqual([]);
   });
 
-  it('pages with an opaque cursor in every order, each brand once, with the total on every page', async () => {
+  it('pages whole brands of at most `limit` senders in every order, each brand once, with the total', async () => {
     for (const sort of ['newest', 'messages', 'readRate', 'perMonth']) {
-      const whole = names((await brands(`sort=${sort}&limit=50`)).data);
+      const whole = (await brands(`sort=${sort}&limit=50`)).data;
       const seen: string[] = [];
       let cursor: string | null | undefined;
       let pages = 0;
@@ -178,13 +178,44 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
           `sort=${sort}&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         );
         expect(page.total).toBe(6);
+        const senders = page.data.reduce((n, b) => n + b.senders.length, 0);
+        expect(senders).toBeLessThanOrEqual(4);
+        // Full: the next brand would not have fitted.
+        const next = whole[seen.length + page.data.length];
+        if (next) expect(senders + next.senders.length).toBeGreaterThan(4);
         seen.push(...names(page.data));
         cursor = page.nextCursor;
         pages += 1;
       } while (cursor && pages < 10);
-      expect(pages).toBe(2);
-      expect(seen).toEqual(whole);
+      // 9 senders in brands of 2, 2, 2 and 1, 1, 1: three pages whatever the order.
+      expect(pages).toBe(3);
+      expect(seen).toEqual(names(whole));
     }
+    // A brand with more senders than the limit is a page of its own.
+    const one = await brands('limit=1');
+    expect(names(one.data)).toEqual(['shop.co.uk']);
+    expect(one.data[0]?.senders).toHaveLength(2);
+    expect(one.nextCursor).toEqual(expect.any(String));
+  });
+
+  it('shows a brand as its senders are now, right after an action on one of them', async () => {
+    const before = (await brands('limit=50')).data.find((b) => b.brand === 'xn--bcher-kva.example');
+    const kept = before?.senders.find((s) => s.address === 'b@xn--bcher-kva.example');
+    expect(kept).toBeDefined();
+    expect((await client.post('/keep-subscription', { subscriptionId: kept?.id })).statusCode).toBe(200);
+    const after = await brands('limit=50');
+    const row = after.data.find((b) => b.brand === 'xn--bcher-kva.example');
+    expect(row?.senders.map((s) => s.id)).toEqual(
+      before?.senders.filter((s) => s.id !== kept?.id).map((s) => s.id),
+    );
+    expect(row).toMatchObject({ messageCount: 1, readRate: 1 });
+    const keptList = await brands('category=kept&limit=50');
+    expect(names(keptList.data)).toEqual(['xn--bcher-kva.example']);
+    // Back to review, for the tests after this one.
+    expect((await client.post('/review-subscription', { subscriptionId: kept?.id })).statusCode).toBe(200);
+    expect(
+      addresses((await brands('limit=50')).data.find((b) => b.brand === 'xn--bcher-kva.example')),
+    ).toHaveLength(2);
   });
 
   it('refuses a sender cursor, a cursor of another order and an unknown group', async () => {
