@@ -189,6 +189,8 @@ export function createSubscriptionsRepository(db: Db) {
 
   // The list's queries run on every screen and page: built once per shape (server/db/prepared.ts).
   const prepared = preparedQueries(db);
+  /** Brands per statement of sendersOfBrands (a page of 50 senders holds at most 50 brands). */
+  const BRAND_SLOTS = 64;
 
   type Row = Awaited<ReturnType<ReturnType<typeof subscriptions>['execute']>>[number];
   const toSubscription = (r: Row): StoredSubscription => ({
@@ -433,21 +435,51 @@ export function createSubscriptionsRepository(db: Db) {
     /** A string that changes when the user's senders may have (db/senders-stamp.ts). */
     stamp: sendersStamp(db),
 
-    /** The category's subscriptions of these brands, newest mail first (undated last). */
+    /** The category's subscriptions of these brands, by brand, each brand's newest mail first (undated last). */
     async sendersOfBrands(
       userId: string,
       category: SubscriptionCategory,
       brands: readonly string[],
-    ): Promise<Array<StoredSubscription & { brand: string }>> {
-      if (brands.length === 0) return [];
-      const rows = await subscriptions(userId, category === 'unsubscribed')
-        .select('senders.brand')
-        .where('senders.category', '=', category)
-        .where('senders.brand', 'in', brands)
-        .orderBy('senders.last_message_at', (ob) => ob.desc().nullsLast())
-        .orderBy('senders.id', 'desc')
-        .execute();
-      return rows.map((r) => ({ ...toSubscription(r), brand: r.brand }));
+    ): Promise<Map<string, StoredSubscription[]>> {
+      const byBrand = new Map<string, StoredSubscription[]>();
+      if (brands.length === 0) return byBrand;
+      // Built once per number of slots (db/prepared.ts): the brands in chunks of BRAND_SLOTS, the last
+      // padded up to a power of two with a brand no sender has (''), so a handful of SQL texts serve every
+      // page. Sorted here: an ORDER BY in SQL made SQLite walk the category's whole newest-first index
+      // (senders_page_newest) and filter by brand, not seek the brands in senders_brand (bench:list).
+      const withMethod = category === 'unsubscribed';
+      const rows: Array<Row & { brand: string }> = [];
+      for (let at = 0; at < brands.length; at += BRAND_SLOTS) {
+        const chunk = brands.slice(at, at + BRAND_SLOTS);
+        const slots = 2 ** Math.ceil(Math.log2(chunk.length));
+        const values: Record<string, string> = { userId, category };
+        for (let i = 0; i < slots; i++) values[`b${i}`] = chunk[i] ?? '';
+        rows.push(
+          ...(await prepared(`brand senders ${withMethod ? 'm' : ''} x${slots}`, values, (v) =>
+            subscriptions(v.userId as string, withMethod)
+              .select('senders.brand')
+              .where('senders.category', '=', v.category as SubscriptionCategory)
+              .where(
+                'senders.brand',
+                'in',
+                Array.from({ length: slots }, (_, i) => v[`b${i}`] as string),
+              ),
+          )),
+        );
+      }
+      for (const r of rows) {
+        const list = byBrand.get(r.brand);
+        if (list) list.push(toSubscription(r));
+        else byBrand.set(r.brand, [toSubscription(r)]);
+      }
+      for (const list of byBrand.values()) {
+        list.sort(
+          (a, b) =>
+            (b.lastMessageAt ?? Number.NEGATIVE_INFINITY) - (a.lastMessageAt ?? Number.NEGATIVE_INFINITY) ||
+            (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+        );
+      }
+      return byBrand;
     },
 
     /** A category's subscriptions matching `q`, in the order, from `after` on, at most `limit` of them. */

@@ -168,17 +168,11 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         senders += count;
       }
       const page = groups.slice(start, end);
-      const senders = await repo.sendersOfBrands(
+      const byBrand = await repo.sendersOfBrands(
         userId,
         category,
         page.map((b) => b.brand),
       );
-      const byBrand = new Map<string, StoredSubscription[]>();
-      for (const s of senders) {
-        const list = byBrand.get(s.brand);
-        if (list) list.push(s);
-        else byBrand.set(s.brand, [s]);
-      }
       // A brand whose senders all left the category since the grouping was kept is left out.
       const data = page.flatMap((b) => {
         const of = byBrand.get(b.brand);
