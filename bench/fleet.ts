@@ -45,6 +45,7 @@ import { startDovecot } from '#test/helpers/dovecot.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
+import { cpuTimes, postgresDelta, postgresMs } from './cpu.js';
 import { addressOf, type MailboxPlan, MaildirWriter, planMailbox, planNewMail } from './fleet/mailboxes.js';
 import { random } from './random.js';
 
@@ -94,20 +95,6 @@ async function settled(children: ChildProcess[]): Promise<void> {
     const now = await Promise.all(children.map((c) => cpuMs(c.pid!)));
     if (now.every((ms, i) => ms - before[i]! < 50) || performance.now() > deadline) return;
     before = now;
-  }
-}
-
-/** utime, stime, cutime and cstime of a process (ms; 0 when it is gone). */
-async function cpuTimes(pid: number): Promise<{ own: number; children: number }> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const f = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    return { own: (f[11]! + f[12]!) * 10, children: (f[13]! + f[14]!) * 10 };
-  } catch {
-    return { own: 0, children: 0 };
   }
 }
 
@@ -166,21 +153,6 @@ async function niceOf(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
-
-/**
- * CPU (ms) of the PostgreSQL backends serving `database`, by backend: the product's pools keep their
- * connections while busy, so the difference of two readings is its share (a backend that ended between
- * them is missed: an underestimate).
- */
-async function postgresMs(db: pg.Pool): Promise<Map<number, number>> {
-  const { rows } = await db.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  return new Map(await Promise.all(rows.map(async (r) => [r.pid, (await cpuTimes(r.pid)).own] as const)));
-}
-
-const postgresDelta = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 interface Reading {
   at: number;

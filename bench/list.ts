@@ -30,6 +30,7 @@ import { weekStart } from '#server/features/insights/service.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { freePort } from '#test/helpers/net.js';
 import { untilHealthy } from '#test/helpers/product-process.js';
+import { cpuTimes, postgresDelta, postgresMs } from './cpu.js';
 import { random } from './random.js';
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 5_000);
@@ -352,7 +353,25 @@ async function runOn(server: string | undefined): Promise<Figures> {
     console.log(
       `${CONNECTIONS} connections, ${SECONDS} s each (${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}):`,
     );
-    const list = summary(`GET ${firstPage}`, await load(origin, firstPage, cookie, SECONDS));
+    // Where a request's CPU goes: the product's process, the database's backends, this load generator.
+    const backends = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 1 }) : null;
+    const cpuBefore = {
+      product: (await cpuTimes(product.pid ?? 0)).own,
+      postgres: backends ? await postgresMs(backends) : new Map<number, number>(),
+      bench: process.cpuUsage(),
+    };
+    const listResult = await load(origin, firstPage, cookie, SECONDS);
+    const list = summary(`GET ${firstPage}`, listResult);
+    {
+      const requests = listResult.requests;
+      const per = (ms: number) => `${((ms * 1000) / requests).toFixed(0)} µs`;
+      const bench = process.cpuUsage(cpuBefore.bench);
+      const postgres = backends ? postgresDelta(cpuBefore.postgres, await postgresMs(backends)) : 0;
+      await backends?.end();
+      console.log(
+        `CPU per first page: the product ${per((await cpuTimes(product.pid ?? 0)).own - cpuBefore.product)}${backends ? `, PostgreSQL's backends ${per(postgres)}` : ''}, the load generator ${per((bench.user + bench.system) / 1000)}`,
+      );
+    }
     if (!listOnly) {
       const csrf = summary('GET /csrf-token', await load(origin, '/csrf-token', cookie, SECONDS));
       console.log(
