@@ -46,7 +46,7 @@ describe('parseConfig', () => {
       jobSchema: 'pgboss',
       scanIntervalMs: 24 * 3_600_000,
       scanBatchSize: 2000,
-      workerNice: 10,
+      workerNice: 19,
       webRoot: null,
       google: null,
       microsoft: null,

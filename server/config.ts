@@ -122,7 +122,7 @@ const serverEnv = z
       .int('WORKER_NICE is a whole number from 0 to 19')
       .min(0, 'WORKER_NICE is a whole number from 0 to 19')
       .max(19, 'WORKER_NICE is a whole number from 0 to 19')
-      .default(10),
+      .default(19),
     IMAP_ALLOWED_HOSTS: z.string().default(''),
     UNSUBSCRIBE_ALLOWED_HOSTS: z.string().default(''),
     DNS_SERVERS: z
