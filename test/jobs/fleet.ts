@@ -61,6 +61,10 @@ export async function startFleet(serverUrl: string, env: Record<string, string>)
           SECRET_KEY: secret,
           // A worker says when it is up only at info level; an api process is asked /healthz.
           LOG_LEVEL: listens ? 'warn' : 'info',
+          // These tests time handovers and fair checks by the clock: their workers run at the priority
+          // of everything else on a loaded CI machine, not at the product's lowest (lowering is tested in
+          // server/lib/priority.test.ts).
+          WORKER_NICE: '0',
           ...env,
           ...extra,
         },
