@@ -11,6 +11,17 @@ import { sendersStamp } from '#server/db/senders-stamp.js';
 export type SubscriptionOrder = 'newest' | 'messages' | 'readRate' | 'perMonth';
 
 /**
+ * Which way each order runs, for senders and brands alike: the highest value first, except the read rate
+ * (least read first).
+ */
+export const ORDER_DIRECTIONS = {
+  newest: 'desc',
+  messages: 'desc',
+  readRate: 'asc',
+  perMonth: 'desc',
+} as const satisfies Record<SubscriptionOrder, 'asc' | 'desc'>;
+
+/**
  * Each order is one column of a keyset index of migration 0009 (user_id, is_subscription, category,
  * column, id) read in one direction, id being the tie-breaker in the same direction: every page is a
  * range of that index, read forwards (ascending) or backwards (descending), never a sort of the
@@ -18,11 +29,11 @@ export type SubscriptionOrder = 'newest' | 'messages' | 'readRate' | 'perMonth';
  * ones, in both dialects (see `page`).
  */
 const ORDERS = {
-  newest: { column: 'senders.last_message_at', direction: 'desc' },
-  messages: { column: 'senders.message_count', direction: 'desc' },
+  newest: { column: 'senders.last_message_at', direction: ORDER_DIRECTIONS.newest },
+  messages: { column: 'senders.message_count', direction: ORDER_DIRECTIONS.messages },
   // read_rank is 1001 while unknown: ascending puts the unknown read rates last.
-  readRate: { column: 'senders.read_rank', direction: 'asc' },
-  perMonth: { column: 'senders.recent_count', direction: 'desc' },
+  readRate: { column: 'senders.read_rank', direction: ORDER_DIRECTIONS.readRate },
+  perMonth: { column: 'senders.recent_count', direction: ORDER_DIRECTIONS.perMonth },
 } as const;
 
 /** Where a page starts: after the row with this sort value and id (the previous page's last row). */
@@ -337,13 +348,16 @@ export function createSubscriptionsRepository(db: Db) {
    * order), the recent messages.
    */
   const BRAND_ORDERS = {
-    newest: { value: sql<number>`coalesce(max(senders.last_message_at), -1)`, direction: 'desc' },
-    messages: { value: sql<number>`sum(senders.message_count)`, direction: 'desc' },
+    newest: {
+      value: sql<number>`coalesce(max(senders.last_message_at), -1)`,
+      direction: ORDER_DIRECTIONS.newest,
+    },
+    messages: { value: sql<number>`sum(senders.message_count)`, direction: ORDER_DIRECTIONS.messages },
     readRate: {
       value: sql<number>`case when sum(senders.read_known) = 0 then 1001 else (1000 * sum(senders.read_count)) / sum(senders.read_known) end`,
-      direction: 'asc',
+      direction: ORDER_DIRECTIONS.readRate,
     },
-    perMonth: { value: sql<number>`sum(senders.recent_count)`, direction: 'desc' },
+    perMonth: { value: sql<number>`sum(senders.recent_count)`, direction: ORDER_DIRECTIONS.perMonth },
   } as const;
   // Brands compare byte-wise in both dialects (PostgreSQL's default collation skips dots and dashes).
   const brandKey = sqlite ? sql`senders.brand` : sql`senders.brand collate "C"`;

@@ -11,7 +11,13 @@ import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
 import { createStampedCache } from '#server/lib/stamped-cache.js';
 import type { Repositories } from '../repositories.js';
 import { decodeBrandCursor, decodeCursor, encodeBrandCursor, encodeCursor } from './cursor.js';
-import type { BrandPosition, StoredBrand, StoredMessage, StoredSubscription } from './repository.js';
+import {
+  type BrandPosition,
+  ORDER_DIRECTIONS,
+  type StoredBrand,
+  type StoredMessage,
+  type StoredSubscription,
+} from './repository.js';
 
 // Reading subscriptions: the senders of a user's mailboxes that carry list headers.
 
@@ -51,13 +57,6 @@ const sortValue = (sort: SubscriptionSort, r: StoredSubscription): number | null
   }
 };
 
-/** Whether each order's brands run from the highest sort value down (repository BRAND_ORDERS). */
-const BRAND_DESCENDING: Record<SubscriptionSort, boolean> = {
-  newest: true,
-  messages: true,
-  readRate: false,
-  perMonth: true,
-};
 /** How long a kept grouping is trusted at most, and how many (user, category, order) are kept. */
 const BRAND_GROUPS_TTL_MS = 60_000;
 const BRAND_GROUPS_KEPT = 500;
@@ -160,7 +159,7 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
         : await brandGroups.get(`${userId} ${category} ${sort}`, await repo.stamp(userId), () =>
             repo.brandGroups(userId, groupsQuery),
           );
-      const start = after === undefined ? 0 : firstPast(groups, after, BRAND_DESCENDING[sort]);
+      const start = after === undefined ? 0 : firstPast(groups, after, ORDER_DIRECTIONS[sort] === 'desc');
       let end = limit === undefined ? groups.length : start;
       for (let senders = 0; end < groups.length && limit !== undefined; end++) {
         const count = groups[end]?.senderCount ?? 0;
