@@ -83,7 +83,6 @@ cyrus_group: nogroup
 lmtpsocket: ${base}/run/lmtp
 idlesocket: ${base}/run/idle
 notifysocket: ${base}/run/notify
-master_pid_file: ${base}/run/master.pid
 syslog_prefix: ig-cyrus
 `,
   );
@@ -101,7 +100,17 @@ EVENTS {
 `,
   );
   const sasl = unpackedSaslPath(CYRUS_ROOT);
-  const run = watchedCommand(path.join(BIN, 'master'), ['-C', conf, '-M', master, '-D']);
+  // -p: master locks its pid file, /run/cyrus-master.pid unless told (imapd.conf has no setting for it),
+  // and a second master on the machine (another test file's) would exit 71 at that lock.
+  const run = watchedCommand(path.join(BIN, 'master'), [
+    '-C',
+    conf,
+    '-M',
+    master,
+    '-p',
+    path.join(base, 'run', 'master.pid'),
+    '-D',
+  ]);
   const child: ChildProcess = spawn(run.command, run.args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
