@@ -1,19 +1,20 @@
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { MessageHeaders, ReadStateChange, SyncState } from '#server/mail/provider.js';
 import { tallyBatch } from './aggregate.js';
-import type { BatchResult, ScansRepository } from './repository.js';
+import type { BatchResult, ScanHold, ScansRepository } from './repository.js';
 
 // One batch of a scan or check: the messages the mailbox has not counted yet are tallied by sender
 // here, and the repository writes the tallies, the read states and the checkpoint in one transaction.
 
 /**
  * Counts the batch's messages not counted before (by provider id), folds them into senders and message
- * references, applies the batch's read-state changes, and stores the checkpoint. `fromCache` keeps the
- * parsed From values of one scan across its batches.
+ * references, applies the batch's read-state changes, and stores the checkpoint (only while the run still
+ * holds the mailbox, `mailbox.hold`: repository.ts ScanHold). `fromCache` keeps the parsed From values of
+ * one scan across its batches.
  */
 export async function commitBatch(
   repo: Pick<ScansRepository, 'countedAlready' | 'writeBatch'>,
-  mailbox: { id: string; userId: string },
+  mailbox: { id: string; userId: string; hold?: ScanHold },
   messages: ReadonlyArray<MessageHeaders>,
   state: SyncState,
   now: number,

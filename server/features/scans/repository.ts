@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type RawBuilder, type Selectable, sql } from 'kysely';
-import type { Db } from '#server/db/index.js';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import type { Database, Db } from '#server/db/index.js';
 import { insertRows, preparedQueries } from '#server/db/prepared.js';
-import type { MessagesTable } from '#server/db/schema.js';
+import type { MailboxProvider, MessagesTable } from '#server/db/schema.js';
+import { addToSenderCounts, recountSenders } from '#server/db/sender-counts.js';
 import type { ReadStateChange, SyncState } from '#server/mail/provider.js';
 import { brandOf } from '../subscriptions/brand.js';
 import { listSenderSql, type SenderTally } from './aggregate.js';
@@ -30,6 +31,25 @@ export interface BatchResult {
    *  stop being one (see IS_SUBSCRIPTION); the screens learn that at their next load. */
   newSubscriptionIds: string[];
 }
+
+/**
+ * What a scan or check holds of its mailbox: the provider whose adapter runs, and the checkpoint as last
+ * stored. Its batches and its end are written only while the row still has both: an address connected again
+ * through another provider (mailboxes upsertOAuth starts it over), or removed, is no longer the run's.
+ */
+export interface ScanHold {
+  provider: MailboxProvider;
+  checkpoint: string | null;
+}
+
+/** The run's mailbox was taken over or removed under it (see ScanHold): nothing of the run is written. */
+export class ScanSupersededError extends Error {}
+
+const stillHeld = (eb: ExpressionBuilder<Database, 'mailboxes'>, hold: ScanHold) =>
+  eb.and([
+    eb('provider', '=', hold.provider),
+    hold.checkpoint === null ? eb('sync_state', 'is', null) : eb('sync_state', '=', hold.checkpoint),
+  ]);
 
 const CHUNK = 200;
 
@@ -92,12 +112,22 @@ export function createScansRepository(db: Db) {
      * one was, the transaction is undone and nothing is counted twice.
      */
     async writeBatch(
-      mailbox: { id: string; userId: string },
+      mailbox: { id: string; userId: string; hold?: ScanHold },
       batch: NewBatch,
       now: number,
     ): Promise<BatchResult> {
       const newSubscriptionIds: string[] = [];
+      const { hold } = mailbox;
+      const checkpoint = JSON.stringify(batch.state);
       await db.transaction().execute(async (trx) => {
+        // The row first: a grant starting the mailbox over (upsertOAuth) waits for this batch, or has won.
+        const held = await trx
+          .updateTable('mailboxes')
+          .set({ sync_state: checkpoint, last_error: null })
+          .where('id', '=', mailbox.id)
+          .$if(hold !== undefined, (qb) => qb.where((eb) => stillHeld(eb, hold!)))
+          .executeTakeFirst();
+        if (hold && Number(held.numUpdatedRows) === 0) throw new ScanSupersededError(mailbox.id);
         // Read states first: a message of this batch that also has a change gets its state from its own
         // fetch below, which is at least as recent.
         await applyReadStates(trx, mailbox.id, batch.readStates);
@@ -238,14 +268,10 @@ export function createScansRepository(db: Db) {
         } else {
           // A reference of a message counted for the first time was there already (written by another
           // path): which ones were written is not known, so the mailbox is recounted instead.
-          await recountSenders(trx, mailbox.id, now);
+          await recountSenders(trx, mailbox.id, now - RECENT_WINDOW_MS);
         }
-        await trx
-          .updateTable('mailboxes')
-          .set({ sync_state: JSON.stringify(batch.state), last_error: null })
-          .where('id', '=', mailbox.id)
-          .execute();
       });
+      if (hold) hold.checkpoint = checkpoint;
       return { newSubscriptionIds };
     },
 
@@ -255,7 +281,7 @@ export function createScansRepository(db: Db) {
      * the 90-day window sliding on are reflected whichever senders the run touched.
      */
     async refreshSenderStats(mailboxId: string, now: number): Promise<void> {
-      await recountSenders(db, mailboxId, now);
+      await recountSenders(db, mailboxId, now - RECENT_WINDOW_MS);
     },
 
     /** Provider ids of the message references of a mailbox (IMAP without CONDSTORE reads their flags). */
@@ -302,12 +328,24 @@ export function createScansRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    async markScanComplete(mailboxId: string, now: number): Promise<void> {
-      await db
+    /** What a run starting now holds of the mailbox, whose adapter is `provider`'s (see ScanHold). */
+    async holdOf(mailboxId: string, provider: MailboxProvider): Promise<ScanHold> {
+      const row = await db
+        .selectFrom('mailboxes')
+        .select('sync_state')
+        .where('id', '=', mailboxId)
+        .executeTakeFirst();
+      return { provider, checkpoint: row?.sync_state ?? null };
+    },
+
+    async markScanComplete(mailboxId: string, now: number, hold?: ScanHold): Promise<void> {
+      const done = await db
         .updateTable('mailboxes')
         .set({ scan_complete: 1, last_scanned_at: now, status: 'active', last_error: null })
         .where('id', '=', mailboxId)
-        .execute();
+        .$if(hold !== undefined, (qb) => qb.where((eb) => stillHeld(eb, hold!)))
+        .executeTakeFirst();
+      if (hold && Number(done.numUpdatedRows) === 0) throw new ScanSupersededError(mailboxId);
     },
   };
 }
@@ -338,69 +376,4 @@ async function applyReadStates(
         .execute();
     }
   }
-}
-
-/**
- * The sort key of "least read first" (senders.read_rank) from a read and a known count: read per mille,
- * 1001 while nothing is known, so the unknown come last. Integer division in both dialects.
- */
-const readRank = (read: RawBuilder<unknown>, known: RawBuilder<unknown>) =>
-  sql<number>`case when (${known}) = 0 then 1001 else (1000 * (${read})) / (${known}) end`;
-
-/**
- * Adds references' read, known and 90-day counts to their senders (and their rank), in one UPDATE … FROM over a VALUES list (SQLite ≥ 3.33 and PostgreSQL; the casts
- * give PostgreSQL the VALUES' types).
- */
-async function addToSenderCounts(
-  db: Db,
-  sums: ReadonlyArray<[string, { read: number; known: number; recent: number }]>,
-): Promise<void> {
-  if (sums.length === 0) return;
-  const values = sql.join(
-    sums.map(
-      ([id, n]) =>
-        sql`(cast(${id} as text), cast(${n.read} as integer), cast(${n.known} as integer), cast(${n.recent} as integer))`,
-    ),
-  );
-  await sql`
-    with d (id, r, k, c) as (values ${values})
-    update senders set
-      read_count = senders.read_count + d.r,
-      read_known = senders.read_known + d.k,
-      read_rank = ${readRank(sql`senders.read_count + d.r`, sql`senders.read_known + d.k`)},
-      recent_count = senders.recent_count + d.c
-    from d
-    where senders.id = d.id
-  `.execute(db);
-}
-
-/**
- * Recounts the senders of the mailbox from their references in one set-based
- * UPDATE … FROM (SQLite ≥ 3.33 and PostgreSQL): read and known states, the rank (read per mille, 1001
- * while nothing is known, so "least read first" puts the unknown last) and the mail of the 90 days
- * before `now`. Rows whose numbers did not change are not written.
- */
-async function recountSenders(db: Db, mailboxId: string, now: number): Promise<void> {
-  const since = now - RECENT_WINDOW_MS;
-  await sql`
-    update senders set
-      read_count = a.read_count,
-      read_known = a.read_known,
-      read_rank = ${readRank(sql`a.read_count`, sql`a.read_known`)},
-      recent_count = a.recent_count
-    from (
-      select s.id as id,
-        coalesce(sum(case when m.seen = 1 then 1 else 0 end), 0) as read_count,
-        count(m.seen) as read_known,
-        coalesce(sum(case when m.date >= ${since} then 1 else 0 end), 0) as recent_count
-      from senders s
-      left join messages m on m.sender_id = s.id
-      where s.mailbox_id = ${mailboxId}
-      group by s.id
-    ) as a
-    where senders.id = a.id
-      and (senders.read_count <> a.read_count or senders.read_known <> a.read_known
-        or senders.recent_count <> a.recent_count
-        or senders.read_rank <> ${readRank(sql`a.read_count`, sql`a.read_known`)})
-  `.execute(db);
 }

@@ -2,11 +2,12 @@ import { readAhead } from '#server/lib/read-ahead.js';
 import type { Live } from '#server/live/index.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { ProviderFactory } from '#server/mail/index.js';
-import { type FoundMessage, MailAuthError } from '#server/mail/provider.js';
+import { type FoundMessage, MailAuthError, type MailProvider } from '#server/mail/provider.js';
 import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { commitBatch } from './batch.js';
+import { ScanSupersededError } from './repository.js';
 
 // Scanning a mailbox (docs/ARCHITECTURE.md, "A scan"): the adapter pages through headers newest first; each batch
 // is tallied by sender and committed with its checkpoint (batch.ts); after each commit the new subscriptions
@@ -37,12 +38,29 @@ export function createScansService({
 }: ScansDeps) {
   const { scans: repo, mailboxes } = repos;
 
+  /**
+   * New mail from a blocked sender goes to the trash at this check, unless the user kept the sender (Keep
+   * lifts the block) while the check ran. Each move is recorded like the block's own, so that undoing the
+   * block brings this mail back too.
+   */
+  async function trashBlocked(provider: MailProvider, mailboxId: string, seen: ReadonlySet<string>) {
+    const stillBlocked = await repo.ownBlockedAddresses(mailboxId);
+    for (const address of seen) {
+      if (!stillBlocked.has(address)) continue;
+      await provider.moveToTrash({ from: address }, (items) =>
+        mailboxes.recordTrashed(mailboxId, address, items, now()),
+      );
+    }
+  }
+
   return {
     /** Runs a full scan, a resumed scan or the check for new mail, whichever the mailbox needs. */
     async scanMailbox(mailboxId: string): Promise<void> {
       const mailbox = await mailboxes.byId(mailboxId);
       if (!mailbox || mailbox.status === 'reauth') return;
       const { userId, syncState: state } = mailbox;
+      // Writes of this run land only while the mailbox is still this grant's (see ScanHold).
+      const hold = await repo.holdOf(mailboxId, mailbox.provider);
       const provider = providers(mailbox);
       await mailboxes.setStatus(mailboxId, 'scanning');
       live.emitToUser(userId, 'loading-new-subscriptions');
@@ -64,7 +82,7 @@ export function createScansService({
         for await (const batch of readAhead(batches)) {
           const { newSubscriptionIds } = await commitBatch(
             repo,
-            { id: mailboxId, userId },
+            { id: mailboxId, userId, hold },
             batch.messages,
             batch.state,
             now(),
@@ -87,16 +105,7 @@ export function createScansService({
             }
           }
         }
-        // New mail from a blocked sender goes to the trash at this check, unless the user kept the
-        // sender (Keep lifts the block) while the check ran. Each move is recorded like the block's own,
-        // so that undoing the block brings this mail back too.
-        const stillBlocked = await repo.ownBlockedAddresses(mailboxId);
-        for (const address of blockedSeen) {
-          if (!stillBlocked.has(address)) continue;
-          await provider.moveToTrash({ from: address }, (items) =>
-            mailboxes.recordTrashed(mailboxId, address, items, now()),
-          );
-        }
+        await trashBlocked(provider, mailboxId, blockedSeen);
         if (isCheck && organise) {
           try {
             await organise.afterCheck(provider, mailboxId, newMail);
@@ -111,7 +120,7 @@ export function createScansService({
         }
         // Read rates from the flags this run brought, and the 90-day window moved on to now.
         await repo.refreshSenderStats(mailboxId, now());
-        await repo.markScanComplete(mailboxId, now());
+        await repo.markScanComplete(mailboxId, now(), hold);
         try {
           await afterCheck?.(userId, mailboxId);
         } catch (error) {
@@ -121,6 +130,12 @@ export function createScansService({
           );
         }
       } catch (error) {
+        // Connected again through another provider (or removed) while this ran: the mailbox is the new
+        // grant's, whose own scan is queued behind this one. Nothing of this run was kept; no error.
+        if (error instanceof ScanSupersededError) {
+          log?.warn({ mailboxId }, 'scan superseded: the mailbox was connected again');
+          return;
+        }
         const message = error instanceof Error ? error.message : String(error);
         const status = error instanceof MailAuthError ? 'reauth' : 'error';
         await mailboxes.setStatus(mailboxId, status, message);

@@ -78,7 +78,12 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
 
   async function* changesSince(stored: SyncState): AsyncGenerator<HeaderBatch> {
     const state = readGmailState(stored);
-    if (!state) throw new Error('No usable Gmail checkpoint: the mailbox needs a full scan');
+    if (!state) {
+      // No usable Gmail checkpoint (another adapter's, or unreadable): as below, only a full scan is sure
+      // to miss nothing, and the messages counted before keep their ids.
+      yield* runScan(ctx, await freshScanState(ctx));
+      return;
+    }
     // A scan that never finished is finished first; its final checkpoint starts the next check.
     if (state.scan) {
       yield* runScan(ctx, state);

@@ -56,14 +56,12 @@ export function freshCheckpoint(path: string): GraphFolderCheckpoint {
 
 /**
  * Reads a stored state. A folder entry that does not make sense is dropped, which rescans that folder:
- * reading a message twice is recoverable (ids are stable), skipping mail is not.
+ * reading a message twice is recoverable (ids are stable), skipping mail is not. A state that is not a
+ * Graph one (another adapter's, an unknown version) is read as none: every folder is read afresh.
  */
 export function readState(raw: SyncState | null | undefined): GraphSyncState {
   const state = emptyState();
-  if (!raw || typeof raw !== 'object' || Object.keys(raw).length === 0) return state;
-  if (raw.v !== 1 || raw.kind !== 'graph') {
-    throw new Error(`Not a Graph sync state (v=${String(raw.v)}, kind=${String(raw.kind)})`);
-  }
+  if (!raw || typeof raw !== 'object' || raw.v !== 1 || raw.kind !== 'graph') return state;
   if (typeof raw.scanned === 'number' && Number.isSafeInteger(raw.scanned) && raw.scanned >= 0) {
     state.scanned = raw.scanned;
   }

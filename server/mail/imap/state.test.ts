@@ -55,8 +55,11 @@ describe('IMAP sync state', () => {
     expect(state.scanned).toBe(0);
   });
 
-  it('refuses a state it does not know', () => {
-    expect(() => readState({ v: 2, folders: {} })).toThrow(/Unknown IMAP sync state version: 2/);
+  it("reads a state it does not know, or another adapter's, as none (every folder read afresh)", () => {
+    const empty = { v: 1, folders: {}, scanned: 0 };
+    expect(readState({ v: 2, folders: { INBOX: cp }, scanned: 3 })).toEqual(empty);
+    expect(readState({ v: 1, kind: 'graph', folders: { INBOX: cp }, scanned: 3 })).toEqual(empty);
+    expect(readState({ v: 1, provider: 'gmail', historyId: '42', scan: null, skipIds: [] })).toEqual(empty);
   });
 
   it('hands out snapshots the walk does not change afterwards', () => {

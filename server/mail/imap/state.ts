@@ -33,12 +33,13 @@ export function emptyState(): ImapSyncState {
 
 /**
  * Reads a stored state. A folder entry that does not make sense is dropped, which rescans that folder:
- * reading a message twice is recoverable (ids are stable), skipping mail is not.
+ * reading a message twice is recoverable (ids are stable), skipping mail is not. A state of an unknown
+ * version, or another adapter's (Gmail's names its provider, Graph's its kind), is read as none: every
+ * folder is read afresh.
  */
 export function readState(raw: SyncState | null | undefined): ImapSyncState {
   const state = emptyState();
-  if (!raw || typeof raw !== 'object' || Object.keys(raw).length === 0) return state;
-  if (raw.v !== 1) throw new Error(`Unknown IMAP sync state version: ${String(raw.v)}`);
+  if (!raw || typeof raw !== 'object' || raw.v !== 1 || 'kind' in raw || 'provider' in raw) return state;
   if (typeof raw.scanned === 'number' && Number.isSafeInteger(raw.scanned) && raw.scanned >= 0) {
     state.scanned = raw.scanned;
   }
