@@ -34,6 +34,10 @@ export interface ImapProxy {
   commands: string[];
   /** Commands refused because they need a hidden extension. */
   refused: string[];
+  /** Client connections open now. */
+  connections(): number;
+  /** Cuts every open connection, both ways (a server restarted, a NAT that forgot them); still listens. */
+  drop(): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ export async function startImapProxy(options: ImapProxyOptions): Promise<ImapPro
   const commands: string[] = [];
   const refused: string[] = [];
   const sockets = new Set<Socket>();
+  const clients = new Set<Socket>();
 
   const capabilities = (list: string) =>
     list
@@ -118,6 +123,7 @@ export async function startImapProxy(options: ImapProxyOptions): Promise<ImapPro
   const server: Server = createServer((client) => {
     const upstream = tcpConnect(options.upstream.port, options.upstream.host);
     sockets.add(client).add(upstream);
+    clients.add(client);
     client.on('error', () => {});
     upstream.on('error', () => {});
     client.on(
@@ -131,8 +137,15 @@ export async function startImapProxy(options: ImapProxyOptions): Promise<ImapPro
       'data',
       framer(fromServer, (b) => client.write(b)),
     );
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    client.on('close', () => {
+      clients.delete(client);
+      sockets.delete(client);
+      upstream.destroy();
+    });
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      client.destroy();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
@@ -140,6 +153,10 @@ export async function startImapProxy(options: ImapProxyOptions): Promise<ImapPro
     port: (server.address() as { port: number }).port,
     commands,
     refused,
+    connections: () => clients.size,
+    drop() {
+      for (const s of sockets) s.destroy();
+    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,8 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { SubscriptionMessage } from '#contract/api.js';
 import { NotFoundError, ReauthRequiredError } from '#server/lib/errors.js';
-import { keyedLimit } from '#server/lib/keyed-limit.js';
-import type { ProviderFactory } from '#server/mail/index.js';
+import type { MailPool } from '#server/mail/pool.js';
 import { MailAuthError } from '#server/mail/provider.js';
 import { reauthUrl } from '../mailboxes/service.js';
 import type { Repositories } from '../repositories.js';
@@ -17,7 +16,8 @@ export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for
 
 export interface PreviewDeps {
   repos: Pick<Repositories, 'preview' | 'mailboxes' | 'subscriptions'>;
-  providers: ProviderFactory;
+  /** The mailboxes' pooled connections, at most PREVIEWS_PER_MAILBOX each (services.ts builds it). */
+  mail: MailPool;
 }
 
 export interface PreviewRequest {
@@ -26,12 +26,14 @@ export interface PreviewRequest {
   loadImages?: boolean;
 }
 
-/** Previews of one mailbox fetched at once; more wait (one IMAP login each: docs/decisions/020-message-previews.md). */
+/**
+ * Previews of one mailbox fetched at once, each on a connection of the mailbox's pool; more wait their turn
+ * (docs/decisions/020-message-previews.md, 089-pooled-mail-connections.md).
+ */
 export const PREVIEWS_PER_MAILBOX = 3;
 
-export function createPreviewService({ repos, providers }: PreviewDeps) {
+export function createPreviewService({ repos, mail }: PreviewDeps) {
   const { preview: repo, mailboxes, subscriptions } = repos;
-  const perMailbox = keyedLimit(PREVIEWS_PER_MAILBOX);
 
   /** The mailbox is marked for signing in again, and the preview refused until the user does. */
   async function reauthRequired(mailbox: PreviewSource['mailbox']): Promise<never> {
@@ -51,13 +53,9 @@ export function createPreviewService({ repos, providers }: PreviewDeps) {
 
       let source: Buffer | null;
       try {
-        source = await perMailbox(mailbox.id, async () => {
-          const provider = providers(mailbox);
-          try {
-            return await provider.fetchMessage(found.providerId);
-          } finally {
-            await provider.close().catch(() => undefined);
-          }
+        // A read: a kept connection found dead is replaced and the fetch tried again on the new one.
+        source = await mail.use(mailbox, (provider) => provider.fetchMessage(found.providerId), {
+          idempotent: true,
         });
       } catch (error) {
         if (error instanceof MailAuthError) return reauthRequired(mailbox);

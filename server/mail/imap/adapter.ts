@@ -160,6 +160,7 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
       if (!ref) return null;
       const client = await connected();
       try {
+        const open = client.mailbox ? client.mailbox.path : null;
         let lock: Awaited<ReturnType<ImapFlow['getMailboxLock']>>;
         try {
           lock = await client.getMailboxLock(ref.folder, { readOnly: true });
@@ -169,6 +170,10 @@ export function createImapProvider(options: ImapProviderOptions): MailProvider {
           throw err;
         }
         try {
+          // The folder was already open on this connection (a kept one, mail/pool.ts): ImapFlow does not
+          // open it again, and the server tells of mail that arrived since only at a NOOP (or after the
+          // next command), so a UID FETCH of a newer message would find nothing.
+          if (open !== null && client.mailbox && client.mailbox.path === open) await client.noop();
           const box = client.mailbox;
           if (!box || box.uidValidity.toString() !== ref.uidValidity) return null;
           const msg = await client.fetchOne(String(ref.uid), { source: true }, { uid: true });

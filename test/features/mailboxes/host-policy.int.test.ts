@@ -46,10 +46,12 @@ async function trap(port: number): Promise<{ connections: number; close(): Promi
 const dovecot = withDovecot();
 
 describe.each(DIALECTS)('a custom IMAP host on %s', (dialect) => {
+  // No preview connection is kept (mailPoolIdleMs 0), so each preview connects, and is judged, anew: a kept
+  // one goes on talking to the address judged when it opened (docs/decisions/089-pooled-mail-connections.md).
   const t = withTestApp(
     dialect,
     () => ({ IMAP_ALLOWED_HOSTS: '127.0.0.1' }),
-    () => ({ lookup }),
+    () => ({ lookup, mailPoolIdleMs: 0 }),
   );
 
   it('is refused on scan and preview once it resolves to an address that is not allowed, though it was allowed when added', async () => {

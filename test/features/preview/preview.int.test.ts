@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { openClient } from '#server/mail/imap/connection.js';
 import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
-import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
+import { peersForThisFile, withDovecot } from '#test/fixtures/peers.js';
+import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { type ImapProxy, startImapProxy } from '#test/helpers/imap-proxy.js';
 import { daysAgo } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 
@@ -43,29 +44,32 @@ function newsletter(subject: string, n: number): string {
   ].join('\r\n');
 }
 
+/** A user with a Yahoo mailbox of two newsletters (and `extra`), scanned; its subscription and messages. */
+async function connectUser(t: TestApp, extra: string[] = []) {
+  const email = uniqueEmail('preview').replace('@example.com', '@yahoo.com');
+  const password = 'app-password-1234';
+  await dovecot.addUser({ user: email, password });
+  await dovecot.deliver(email, 'INBOX', newsletter('Issue 1', 3));
+  await dovecot.deliver(email, 'INBOX', newsletter('Issue 2', 2));
+  for (const raw of extra) await dovecot.deliver(email, 'INBOX', raw);
+  const client = new Client(t.app);
+  expect(
+    (await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' })).statusCode,
+  ).toBe(200);
+  const res = await client.post('/auth/yahoo', { email, appPassword: password });
+  expect(res.statusCode).toBe(200);
+  await t.app.jobs.idle();
+  const subs = (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
+    .data as Subscription[];
+  const news = subs.find((s) => s.address === 'news@daily.example')!;
+  const messages = (await client.get(`/get-subscriptions/${news.id}`)).json().data as SubscriptionMessage[];
+  return { email, password, client, news, messages };
+}
+
 describe.each(DIALECTS)('message preview on %s', (dialect) => {
   const t = withTestApp(dialect, () => yahooOnDovecot(dovecot));
 
-  async function connectedUser(extra: string[] = []) {
-    const email = uniqueEmail('preview').replace('@example.com', '@yahoo.com');
-    const password = 'app-password-1234';
-    await dovecot.addUser({ user: email, password });
-    await dovecot.deliver(email, 'INBOX', newsletter('Issue 1', 3));
-    await dovecot.deliver(email, 'INBOX', newsletter('Issue 2', 2));
-    for (const raw of extra) await dovecot.deliver(email, 'INBOX', raw);
-    const client = new Client(t.app);
-    expect(
-      (await client.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' })).statusCode,
-    ).toBe(200);
-    const res = await client.post('/auth/yahoo', { email, appPassword: password });
-    expect(res.statusCode).toBe(200);
-    await t.app.jobs.idle();
-    const subs = (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
-      .data as Subscription[];
-    const news = subs.find((s) => s.address === 'news@daily.example')!;
-    const messages = (await client.get(`/get-subscriptions/${news.id}`)).json().data as SubscriptionMessage[];
-    return { email, password, client, news, messages };
-  }
+  const connectedUser = (extra: string[] = []) => connectUser(t, extra);
 
   it('answers the sanitized HTML: no script, no handler, no remote image unless asked', async () => {
     const { client, news, messages } = await connectedUser();
@@ -219,5 +223,136 @@ describe.each(DIALECTS)('message preview on %s', (dialect) => {
   it('asks for the message ids', async () => {
     const { client } = await connectedUser();
     expect((await client.post('/get-message-preview', { subscriptionId: 'x' })).statusCode).toBe(400);
+  });
+});
+
+// The connections previews use are pooled (docs/decisions/089-pooled-mail-connections.md). Each app below
+// reaches Dovecot through a proxy of its own, which counts the logins it carries and can cut every
+// connection; `yahooOnDovecot` with the proxy's port.
+function viaProxy(proxy: ImapProxy): Record<string, string> {
+  const imap = { host: proxy.host, port: proxy.port, secure: false };
+  return { MAIL_PROVIDER_OVERRIDES: JSON.stringify({ yahoo: { imap } }), IMAP_ALLOWED_HOSTS: '127.0.0.1' };
+}
+
+const startProxy = () => startImapProxy({ upstream: { host: dovecot.host, port: dovecot.port } });
+
+function logins(proxy: ImapProxy): number {
+  return proxy.commands.filter((c) => c === 'LOGIN' || c === 'AUTHENTICATE').length;
+}
+
+/** Until the proxy carries no connection (a generous bound: this waits on closes, it does not time them). */
+async function noConnections(proxy: ImapProxy): Promise<void> {
+  await vi.waitFor(() => expect(proxy.connections()).toBe(0), { timeout: 10_000, interval: 50 });
+}
+
+function previewOf(user: Awaited<ReturnType<typeof connectUser>>) {
+  return (i: number) =>
+    user.client.post('/get-message-preview', {
+      subscriptionId: user.news.id,
+      messageId: user.messages[i % 2]!.id,
+    });
+}
+
+describe.each(DIALECTS)('pooled preview connections on %s', (dialect) => {
+  // The default idle time (30 s): connections stay warm through a test.
+  const warm = peersForThisFile({ proxy: startProxy }).proxy;
+  const t = withTestApp(dialect, () => viaProxy(warm));
+  // A short idle time, to see a connection closed once unused.
+  const brief = peersForThisFile({ proxy: startProxy }).proxy;
+  const tBrief = withTestApp(
+    dialect,
+    () => viaProxy(brief),
+    () => ({ mailPoolIdleMs: 200 }),
+  );
+
+  it('answers 40 previews of one mailbox on at most 8 logins, and replaces connections cut meanwhile', async () => {
+    const user = await connectUser(t);
+    const preview = previewOf(user);
+    // The sign-up's and the scan's own connections end with them (this is the first test of the app).
+    await noConnections(warm);
+    const before = logins(warm);
+    const codes: number[] = [];
+    // Ten one after the other, as a user reading them, then three bursts of ten at once.
+    for (let i = 0; i < 10; i++) codes.push((await preview(i)).statusCode);
+    for (let batch = 1; batch < 4; batch++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => preview(batch * 10 + i)));
+      codes.push(...answers.map((a) => a.statusCode));
+    }
+    expect(codes).toEqual(Array(40).fill(200));
+    const made = logins(warm) - before;
+    expect(made, `${made} logins for 40 previews`).toBeLessThanOrEqual(8);
+    // The pool keeps them (3 at most per mailbox) for the next preview.
+    expect(warm.connections()).toBeGreaterThan(0);
+    expect(warm.connections()).toBeLessThanOrEqual(3);
+
+    // Every connection is cut (the server restarted): the next previews log in again, none fails.
+    warm.drop();
+    const again = await Promise.all([0, 1, 2, 3].map((i) => preview(i)));
+    expect(again.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    warm.drop();
+    await noConnections(warm);
+    expect((await preview(0)).statusCode).toBe(200);
+    expect(logins(warm) - before).toBeLessThanOrEqual(made + 4);
+  });
+
+  it('previews a message that arrived after its kept connection opened the folder', async () => {
+    const user = await connectUser(t);
+    expect((await previewOf(user)(0)).statusCode).toBe(200);
+    // The connection is kept with INBOX open; a new issue arrives and the daily check finds it.
+    await dovecot.deliver(user.email, 'INBOX', newsletter('Issue 3', 1));
+    const mailbox = await t.db
+      .selectFrom('mailboxes')
+      .select('id')
+      .where('email', '=', user.email)
+      .executeTakeFirstOrThrow();
+    await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox.id }, { key: `mailbox:${mailbox.id}` });
+    await t.app.jobs.idle();
+    const messages = (await user.client.get(`/get-subscriptions/${user.news.id}`)).json()
+      .data as SubscriptionMessage[];
+    const fresh = messages.find((m) => m.subject === 'Issue 3');
+    expect(fresh).toBeDefined();
+    const before = logins(warm);
+    const res = await user.client.post('/get-message-preview', {
+      subscriptionId: user.news.id,
+      messageId: fresh!.id,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Weekly picks');
+    // On the kept connection: no new login.
+    expect(logins(warm)).toBe(before);
+  });
+
+  it('closes a connection once unused for the idle time, and logs in again for the next preview', async () => {
+    const user = await connectUser(tBrief);
+    const preview = previewOf(user);
+    // The scan's and the sign-up's own connections end with them.
+    await noConnections(brief);
+    const before = logins(brief);
+    expect((await preview(0)).statusCode).toBe(200);
+    await noConnections(brief);
+    expect(logins(brief) - before).toBe(1);
+    expect((await preview(1)).statusCode).toBe(200);
+    expect(logins(brief) - before).toBe(2);
+  });
+});
+
+describe.each(DIALECTS)('pooled preview connections at shutdown on %s', (dialect) => {
+  it('closes the pooled connections when the server shuts down', async () => {
+    const proxy = await startProxy();
+    const own = await createTestApp(dialect, viaProxy(proxy));
+    let closed = false;
+    try {
+      const user = await connectUser(own);
+      expect((await previewOf(user)(0)).statusCode).toBe(200);
+      // Kept for the next preview (the idle time is 30 s)…
+      expect(proxy.connections()).toBeGreaterThan(0);
+      await own.close();
+      closed = true;
+      // …and closed with the app, well before that.
+      await vi.waitFor(() => expect(proxy.connections()).toBe(0), { timeout: 5_000, interval: 50 });
+    } finally {
+      if (!closed) await own.close();
+      await proxy.close();
+    }
   });
 });
