@@ -19,5 +19,6 @@ export * from './api/mailboxes.js';
 export * from './api/oauth.js';
 export * from './api/public-config.js';
 export * from './api/rules.js';
+export * from './api/security.js';
 export * from './api/shared.js';
 export * from './api/subscriptions.js';

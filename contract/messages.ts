@@ -15,6 +15,7 @@ export const MESSAGES = {
   tooManySignins:
     'Too many failed sign-ins for this address. Please wait a few minutes, or reset your password.',
   wrongCredentials: 'Incorrect email or password.',
+  tooManyCodes: 'Too many wrong codes. Please wait a few minutes and try again.',
   resetTokenInvalid: 'This reset link is invalid or has expired. Please request a new one.',
   csrf: 'Your session token is missing or out of date. Please reload the page and try again.',
   notSignedIn: 'Please sign in to continue.',

@@ -8,8 +8,26 @@ export const API = {
   logout: '/auth/logout',
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
-  /** GET: the link mailed at sign-up; GET status and POST resend of the signed-in user: emailVerification. */
+  /**
+   * The link mailed at sign-up: GET only leads to the confirm screen (mail scanners fetch links); POST
+   * {token, password?} proves the address. GET status and POST resend of the signed-in user: emailVerification.
+   */
   verifyEmail: '/auth/verify-email',
+  /** The second step of a sign-in with two-step sign-in on: POST {code}. */
+  signinTotp: '/auth/signin/totp',
+  /** GET status, DELETE {code}; setup and enable below (docs/decisions/091-second-factors-passkeys-and-sessions.md). */
+  totp: '/auth/totp',
+  totpSetup: '/auth/totp/setup',
+  totpEnable: '/auth/totp/enable',
+  passkeys: '/auth/passkeys',
+  passkey: (id: string) => `/auth/passkeys/${encodeURIComponent(id)}`,
+  passkeyRegistrationOptions: '/auth/passkeys/registration-options',
+  passkeyRegistration: '/auth/passkeys/registration',
+  passkeyAuthenticationOptions: '/auth/passkeys/authentication-options',
+  passkeyAuthentication: '/auth/passkeys/authentication',
+  sessions: '/account/sessions',
+  session: (id: string) => `/account/sessions/${encodeURIComponent(id)}`,
+  revokeOtherSessions: '/account/sessions/revoke-others',
   emailVerification: '/auth/email-verification',
   google: '/auth/google',
   outlook: '/auth/outlook',
@@ -82,6 +100,10 @@ export const SCREENS = {
   resetPassword: '/reset-password',
   resetPasswordConfirm: '/reset-password/confirm',
   resetPasswordSent: '/reset-password/sent',
+  /** The sign-up mail's link: a page with a Confirm button (and the password when not signed in). */
+  confirmEmail: '/confirm-email',
+  /** The second step of a sign-in (password, Google or Microsoft) with two-step sign-in on. */
+  signinTotp: '/signin/code',
   connectMailbox: '/connect-mailbox',
   pricing: '/pricing',
   howItWorks: '/howitworks',
@@ -104,6 +126,7 @@ export const SCREENS = {
 /** Path prefixes that belong to the API, never to the SPA (used by the server's SPA fallback). */
 export const API_PREFIXES = [
   '/auth/',
+  '/account/',
   '/csrf-token',
   '/signin-status',
   '/subscription-status',

@@ -19,6 +19,7 @@ import { blogRoutes } from './http/routes/blog.js';
 import { oauthRoutes } from './http/routes/oauth.js';
 import { publicRoutes } from './http/routes/public.js';
 import { reportRoutes } from './http/routes/report.js';
+import { signedOutSecurityRoutes } from './http/routes/security.js';
 import { signedInRoutes } from './http/routes/signed-in.js';
 import { stripeRoutes } from './http/routes/stripe.js';
 import { registerSpaFallback } from './http/spa.js';
@@ -39,6 +40,8 @@ export interface AppDeps {
   providers?: ProviderFactory;
   /** Retry backoff of the job runner (tests make it short). */
   jobBackoffMs?: number;
+  /** How long a pooled mail connection is kept unused (mail/pool.ts POOL_IDLE_MS); 0 keeps none (tests). */
+  mailPoolIdleMs?: number;
   /** Resolver of mail server hosts, checked at every IMAP/SMTP connect (tests play DNS). */
   lookup?: HostLookup;
   /** Where the log goes instead of stdout (tests read it for secrets). */
@@ -85,6 +88,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authLimit = { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs };
   await app.register(publicRoutes, { config, contact: services.contact, rateLimit: authLimit });
   await app.register(authRoutes, { accounts, rateLimit: authLimit });
+  await app.register(signedOutSecurityRoutes, {
+    accounts,
+    security: services.security,
+    rateLimit: authLimit,
+  });
   await app.register(stripeRoutes, { billing });
   await app.register(blogRoutes, { blog, publicUrl: config.publicUrl, blogDir });
   await app.register(reportRoutes, { report: services.report });
@@ -134,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bulk.stop();
     for (const s of schedulers) s.stop();
     await jobs.stop();
+    // The mailboxes' pooled connections log out (the previews' requests are over by now).
+    await services.mailPool.close();
     await live.io.close();
     await livePool?.end();
   });

@@ -16,11 +16,12 @@ import { createInsightsService } from './features/insights/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
 import { createOrganiseService } from './features/organise/service.js';
-import { createPreviewService } from './features/preview/service.js';
+import { createPreviewService, PREVIEWS_PER_MAILBOX } from './features/preview/service.js';
 import { createReportRepository } from './features/report/repository.js';
 import { createReportService } from './features/report/service.js';
 import { createRepositories } from './features/repositories.js';
 import { createScansService } from './features/scans/service.js';
+import { createSecurityService } from './features/security/service.js';
 import { createSettingsService } from './features/settings/service.js';
 import { createSubscriptionsService } from './features/subscriptions/service.js';
 import { createUnsubscribeService } from './features/unsubscribe/service.js';
@@ -32,6 +33,7 @@ import { createDnsResolver } from './lib/dns-resolver.js';
 import { attachLive } from './live/index.js';
 import { openLivePool } from './live/pool.js';
 import { createProviderFactory } from './mail/index.js';
+import { createMailPool } from './mail/pool.js';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -55,6 +57,12 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     repo: repos.accounts,
     mailer,
     publicUrl: config.publicUrl,
+    // Both read services made below, once requests arrive.
+    beforeDelete: (userId) => billing.keepTrialUsage(userId),
+    secondStep: {
+      begin: (userId) => security.totp.beginSecondStep(userId),
+      check: (userId, code) => security.totp.check(userId, code),
+    },
     afterDelete: async (user) => {
       try {
         await mailer.forget?.(user.email);
@@ -67,6 +75,13 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
   const settings = createSettingsService(repos);
   const contact = createContactService({ mailer, supportEmail: config.supportEmail });
   const secrets = new SecretBox(config.secretKey);
+  const security = createSecurityService({
+    repo: repos.security,
+    accountsRepo: repos.accounts,
+    accounts,
+    secrets,
+    publicUrl: config.publicUrl,
+  });
   const providers =
     deps.providers ??
     createProviderFactory({
@@ -179,11 +194,17 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     log: app.log,
   });
 
-  const preview = createPreviewService({ repos, providers });
+  // Logged-in connections kept per mailbox between requests (decision 089); closed in app.ts' onClose.
+  const mailPool = createMailPool(providers, {
+    perMailbox: PREVIEWS_PER_MAILBOX,
+    idleMs: deps.mailPoolIdleMs,
+  });
+  const preview = createPreviewService({ repos, mail: mailPool });
   const dataExport = createExportService({ repo: createExportRepository(db) });
   const insights = createInsightsService({ repo: createInsightsRepository(db) });
   return {
     accounts,
+    security,
     settings,
     contact,
     subscriptions,
@@ -202,6 +223,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     report,
     live,
     livePool,
+    mailPool,
     jobs,
     requestScan,
   };

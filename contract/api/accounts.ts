@@ -53,6 +53,8 @@ export const resetPasswordBodySchema = z
   .object({
     token: z.string({ error: MESSAGES.resetTokenInvalid }),
     password: z.string({ error: MESSAGES.passwordTooShort }),
+    /** With two-step sign-in on: a TOTP code or a recovery code (docs/decisions/091-second-factors-passkeys-and-sessions.md). */
+    code: z.string().max(40).optional(),
   })
   .superRefine((b, ctx) => {
     rule(ctx, 'password', validateNewPassword(b.password)) &&

@@ -34,6 +34,70 @@ export interface UsersTable {
   /** 1: the weekly report is mailed to the user (features/report); off by default. */
   weekly_report: Generated<number>;
   created_at: number;
+  /**
+   * Set only on the stand-in account of a sign-up with an address that has an account: the address typed,
+   * while `email` is a placeholder (docs/decisions/057-sign-up-does-not-reveal-accounts.md).
+   */
+  duplicate_signup_email: string | null;
+  /** The TOTP secret, sealed (lib/crypto SecretBox); set once two-step sign-in is on. */
+  totp_secret: string | null;
+  /** A secret between POST /auth/totp/setup and its first good code (enable), sealed. */
+  totp_pending_secret: string | null;
+  /** The last TOTP time step a code was accepted for: a code works once. */
+  totp_last_step: number | null;
+}
+
+export interface TotpRecoveryCodesTable {
+  user_id: string;
+  /** sha256 of the normalized code. */
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** A sign-in past its password (or provider) waiting for the second factor; id: sha256 of the cookie token. */
+export interface SigninChallengesTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A WebAuthn credential: its id and public key (base64url), never a secret. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of AuthenticatorTransport, or null. */
+  transports: string | null;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge handed to one browser; id: sha256 of the cookie token; single use. */
+export interface WebauthnChallengesTable {
+  id: string;
+  /** The signed-in user registering a passkey; null for a sign-in. */
+  user_id: string | null;
+  challenge: string;
+  kind: 'registration' | 'authentication';
+  expires_at: number;
+}
+
+/** The browsers a user signed in from: sha256 of a long-lived cookie's value. */
+export interface UserDevicesTable {
+  user_id: string;
+  device_hash: string;
+  first_seen_at: number;
+}
+
+/** Mails sent about an account unasked-for, by sha256 of the address, for the per-address budget. */
+export interface AccountMailsTable {
+  key: string;
+  /** notice: verification links, sign-up notices, new sign-ins; reset: password-reset links. */
+  kind: 'notice' | 'reset';
+  sent_at: number;
 }
 
 export interface EmailVerificationsTable {
@@ -64,6 +128,12 @@ export interface SessionsTable {
   user_id: string;
   created_at: number;
   expires_at: number;
+  /** The browser's User-Agent at sign-in, cut to 300 characters. */
+  user_agent: string | null;
+  /** Updated at most every few minutes while the session is used. */
+  last_seen_at: number | null;
+  /** sha256 of the browser's device cookie. */
+  device: string | null;
 }
 
 export interface PasswordResetsTable {
@@ -95,6 +165,8 @@ export interface MailboxesTable {
   last_error: string | null;
   /** 1: new senders' mail found by a check goes to the Screener folder (features/organise). */
   screener: Generated<number>;
+  /** 1: the login that connected the mailbox proved its address (trial usage is kept only under these). */
+  address_proven: Generated<number>;
 }
 
 /**
@@ -343,6 +415,12 @@ export interface Database {
   senders: SendersTable;
   messages: MessagesTable;
   users: UsersTable;
+  account_mails: AccountMailsTable;
+  totp_recovery_codes: TotpRecoveryCodesTable;
+  signin_challenges: SigninChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  user_devices: UserDevicesTable;
   email_verifications: EmailVerificationsTable;
   signin_failures: SigninFailuresTable;
   trial_usage: TrialUsageTable;

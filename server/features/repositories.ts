@@ -6,6 +6,7 @@ import { createMailboxesRepository } from './mailboxes/repository.js';
 import { createOrganiseRepository } from './organise/repository.js';
 import { createPreviewRepository } from './preview/repository.js';
 import { createScansRepository } from './scans/repository.js';
+import { createSecurityRepository } from './security/repository.js';
 import { createSettingsRepository } from './settings/repository.js';
 import { createSubscriptionsRepository } from './subscriptions/repository.js';
 import { createUnsubscribeRepository } from './unsubscribe/repository.js';
@@ -23,6 +24,7 @@ export function createRepositories(db: Db) {
     organise: createOrganiseRepository(db),
     preview: createPreviewRepository(db),
     scans: createScansRepository(db),
+    security: createSecurityRepository(db),
     settings: createSettingsRepository(db),
     subscriptions: createSubscriptionsRepository(db),
     unsubscribe: createUnsubscribeRepository(db),

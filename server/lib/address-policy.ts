@@ -70,8 +70,16 @@ export const systemLookup: HostLookup = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
+ * An entry of an allowed set that lets through exactly this host as written, and never a name that merely
+ * resolves to it: the product's own presets (Proton Mail Bridge on 127.0.0.1) must not let a host someone
+ * typed rebind to loopback.
+ */
+export const exactHost = (host: string): string => `=${host.replace(/^\[|\]$/g, '').toLowerCase()}`;
+
+/**
  * Resolves a host and refuses it unless every address it resolves to is public, or the host is
- * listed in `allowed` (self-hosters and tests reaching their own machines). Resolution goes through
+ * listed in `allowed` (self-hosters and tests reaching their own machines; an `exactHost` entry matches
+ * the host as written only, a plain entry its name or every address it resolves to). Resolution goes through
  * the system resolver, so every spelling of an address (2130706433, 0x7f.1, 0177.0.0.1, [::ffff:…])
  * is judged by what it really points to. Answers the addresses to connect to.
  */
@@ -82,7 +90,9 @@ export async function resolvePublicHost(
 ): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   const addresses = isIP(bare) ? [bare] : await resolve(bare);
-  if (allowed.has(bare) || addresses.every((a) => allowed.has(a))) return addresses;
+  if (allowed.has(bare) || allowed.has(exactHost(bare)) || addresses.every((a) => allowed.has(a))) {
+    return addresses;
+  }
   const refused = addresses.find((a) => !isPublicAddress(a));
   if (refused !== undefined || addresses.length === 0) {
     throw new ForbiddenAddressError(

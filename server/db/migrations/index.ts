@@ -19,6 +19,8 @@ import * as m0017 from './0017_account_audit.js';
 import * as m0018 from './0018_sender_brand.js';
 import * as m0019 from './0019_weekly_report.js';
 import * as m0020 from './0020_insights_stamp_index.js';
+import * as m0021 from './0021_account_proofs_and_mail_budget.js';
+import * as m0022 from './0022_second_factors_passkeys_and_sessions.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -44,6 +46,8 @@ export const migrations: Record<string, Migration> = {
   '0018_sender_brand': m0018,
   '0019_weekly_report': m0019,
   '0020_insights_stamp_index': m0020,
+  '0021_account_proofs_and_mail_budget': m0021,
+  '0022_second_factors_passkeys_and_sessions': m0022,
 };
 
 /**

@@ -1,15 +1,22 @@
-import { API, SCREENS } from '#contract/routes.js';
+import { SCREENS } from '#contract/routes.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
 import type { AccountsRepository, User } from './repository.js';
 
-// The mails accounts sends: the reset link, the link that proves an address, and the notice to an
-// address's owner that someone tried to sign up with it. Each goes after the answer, so how long a
+// The mails accounts sends: the reset link, the link that proves an address, the notice to an
+// address's owner that someone tried to sign up with it, and the notice of a sign-in from a new browser. Each goes after the answer, so how long a
 // request takes says nothing of whether the address has an account.
 
 export const RESET_TTL_MS = 3600 * 1000;
 /** At most one reset mail per address in this time, however often it is asked for. */
 export const RESET_COOLDOWN_MS = 60 * 1000;
+/**
+ * At most this many mails per address and budget in MAIL_BUDGET_WINDOW_MS: the notices (verification links,
+ * sign-up notices, Resend, new sign-ins) share one budget, reset links have their own, so nobody can fill
+ * an inbox by naming its address, and a flood of sign-ups cannot hold back its owner's reset link.
+ */
+export const MAILS_PER_ADDRESS = 3;
+export const MAIL_BUDGET_WINDOW_MS = 3600 * 1000;
 /** A link that proves a password account's address works this long (docs/decisions/056-proven-addresses-and-takeover.md). */
 export const VERIFY_TTL_MS = 24 * 3600 * 1000;
 
@@ -27,6 +34,7 @@ interface LinkKind {
   url(token: string): string;
   subject: string;
   text(link: string): string[];
+  budget: 'notice' | 'reset';
 }
 
 export function createAccountMails({
@@ -43,8 +51,36 @@ export function createAccountMails({
   // Mails being prepared or sent after an answer, by kind and address: a second request while one is
   // under way adds none; shutdown and account deletion wait for them.
   const underWay = new Map<string, Promise<void>>();
-  /** When the owner of an address was last told of a sign-up attempt (this process; a cooldown only). */
-  const lastSignupNotice = new Map<string, number>();
+
+  /**
+   * Takes one mail of the address's budget (a row any instance may have written), or answers null when
+   * it is spent; `release` gives it back when the mail could not be sent.
+   */
+  async function fromBudget(
+    email: string,
+    budget: 'notice' | 'reset',
+  ): Promise<{ release(): Promise<void> } | null> {
+    const key = hashToken(`mail:${email}`);
+    const at = now();
+    const taken = await repo.reserveAccountMail(key, budget, at, MAIL_BUDGET_WINDOW_MS, MAILS_PER_ADDRESS);
+    return taken ? { release: () => repo.releaseAccountMail(key, budget, at) } : null;
+  }
+
+  /** Sends a mail within the address's budget; nothing when it is spent. */
+  async function sendWithin(
+    budget: 'notice' | 'reset',
+    mail: { to: string; subject: string; text: string },
+  ): Promise<boolean> {
+    const taken = await fromBudget(mail.to, budget);
+    if (!taken) return false;
+    try {
+      await mailer.send(mail);
+      return true;
+    } catch (error) {
+      await taken.release();
+      throw error;
+    }
+  }
 
   /**
    * A single-use link mailed to a user, unless one of its kind went out within the cooldown (a row any
@@ -58,15 +94,15 @@ export function createAccountMails({
     const token = randomToken();
     const tokenHash = hashToken(token);
     await kind.store({ tokenHash, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
+    let sent = false;
     try {
-      await mailer.send({
+      sent = await sendWithin(kind.budget, {
         to: user.email,
         subject: kind.subject,
         text: kind.text(kind.url(token)).join('\n'),
       });
-    } catch (error) {
-      await kind.unstore(tokenHash);
-      throw error;
+    } finally {
+      if (!sent) await kind.unstore(tokenHash);
     }
   }
 
@@ -78,6 +114,7 @@ export function createAccountMails({
       store: repo.insertPasswordReset,
       unstore: repo.deletePasswordReset,
       ttlMs: RESET_TTL_MS,
+      budget: 'reset',
       url: (token) => `${publicUrl}${SCREENS.resetPasswordConfirm}?token=${encodeURIComponent(token)}`,
       subject: 'Reset your Inbox Genie password',
       text: (link) => [
@@ -96,15 +133,19 @@ export function createAccountMails({
       store: repo.insertEmailVerification,
       unstore: repo.deleteEmailVerification,
       ttlMs: VERIFY_TTL_MS,
-      url: (token) => `${publicUrl}${API.verifyEmail}?token=${encodeURIComponent(token)}`,
+      budget: 'notice',
+      // The confirm screen: opening it changes nothing (mail scanners open links); its button proves the
+      // address (docs/decisions/090-accounts-that-stay-their-owners.md).
+      url: (token) => `${publicUrl}${SCREENS.confirmEmail}?token=${encodeURIComponent(token)}`,
       subject: 'Confirm your email address for Inbox Genie',
       text: (link) => [
         'Welcome to Inbox Genie. Please confirm that this address is yours:',
         '',
         link,
         '',
-        'The link works once, for 24 hours. If you did not create an account, ignore this mail: an',
-        'account whose address is not confirmed is handed to whoever proves the address later.',
+        'The link works for 24 hours. Confirming asks for the password you chose, unless you open it in',
+        'the browser you signed up with. If you did not create an account, ignore this mail: an account',
+        'whose address is not confirmed is handed to whoever proves the address later.',
       ],
     });
   }
@@ -112,12 +153,7 @@ export function createAccountMails({
   async function signupAttempt(email: string): Promise<void> {
     const user = await repo.findUserByEmail(email);
     if (!user) return;
-    const at = now();
-    const last = lastSignupNotice.get(email);
-    if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
-    lastSignupNotice.set(email, at);
-    if (lastSignupNotice.size > 10_000) lastSignupNotice.clear();
-    await mailer.send({
+    await sendWithin('notice', {
       to: user.email,
       subject: 'Someone tried to create an Inbox Genie account with your address',
       text: [
@@ -127,6 +163,20 @@ export function createAccountMails({
         `Forgot your password? Choose a new one: ${publicUrl}${SCREENS.resetPassword}`,
         '',
         'If it was not you, nothing changed: ignore this mail.',
+      ].join('\n'),
+    });
+  }
+
+  async function newSignin(user: Pick<User, 'email'>, browser: string, at: number): Promise<void> {
+    await sendWithin('notice', {
+      to: user.email,
+      subject: 'A new sign-in to your Inbox Genie account',
+      text: [
+        `Your Inbox Genie account was signed in to from a browser it had not seen before: ${browser}, at`,
+        `${new Date(at).toUTCString()}.`,
+        '',
+        `If it was you, nothing to do. If not, sign out the sessions you do not know and change your`,
+        `password: ${publicUrl}${SCREENS.settings}`,
       ].join('\n'),
     });
   }
@@ -153,9 +203,16 @@ export function createAccountMails({
     sendSignupAttempt(email: string, log: ResetMailLog): void {
       afterAnswer(`signup:${email}`, () => signupAttempt(email), log, 'sign-up notice');
     },
+    /** Tells the owner that a browser not seen before signed in (within the address's budget). */
+    sendNewSignin(user: Pick<User, 'email'>, browser: string, log: ResetMailLog): void {
+      const at = now();
+      afterAnswer(`signin:${user.email}`, () => newSignin(user, browser, at), log, 'new sign-in notice');
+    },
     /** Resolves when every mail to `email` under way is sent or has failed. */
     async sentTo(email: string): Promise<void> {
-      await Promise.all([email, `verify:${email}`, `signup:${email}`].map((key) => underWay.get(key)));
+      await Promise.all(
+        [email, `verify:${email}`, `signup:${email}`, `signin:${email}`].map((key) => underWay.get(key)),
+      );
     },
     /** Resolves when every mail under way is sent or has failed (before shutting down). */
     async allSent(): Promise<void> {

@@ -1,56 +1,69 @@
 import type { Db } from '#server/db/index.js';
-import { preparedQueries } from '#server/db/prepared.js';
 import { deleteMailboxContents } from '../mailboxes/repository.js';
+import { createAccountLimitsRepository } from './limits-repository.js';
+import { createSessionsRepository } from './sessions-repository.js';
 
-// SQL of accounts: users, their sessions and password-reset tokens. Explicit columns only.
+// SQL of accounts: users, their password-reset and verification tokens; sessions and the limits (sign-in
+// backoff, mail budget) are in files of their own, merged here. Explicit columns only.
 
 /** A user as accounts sees them. */
 export interface User {
   id: string;
+  /** The address typed at sign-up for a stand-in account (duplicateSignup), else the account's. */
   email: string;
   /** null: an account made by signing in with Google or Microsoft (or whose password a takeover removed). */
   passwordHash: string | null;
   /** Whether the user proved the address is theirs (a link, a reset, a provider's sign-in, a mailbox). */
   emailVerified: boolean;
+  /**
+   * The stand-in account a sign-up with an address that has an account got: its own, empty and isolated,
+   * so that session sees what a new account's would (docs/decisions/057-sign-up-does-not-reveal-accounts.md).
+   */
+  duplicateSignup: boolean;
+  /** Two-step sign-in is on. */
+  totpOn: boolean;
 }
 
-/** A password sign-in's failures for one address (the key is a hash of it). */
-export interface SigninFailures {
-  failures: number;
-  lastAt: number;
-  lockedUntil: number;
-}
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'password_hash',
+  'email_verified',
+  'duplicate_signup_email',
+  'totp_secret',
+] as const;
 
 const userOf = (row: {
   id: string;
   email: string;
   password_hash: string | null;
   email_verified: number;
+  duplicate_signup_email: string | null;
+  totp_secret: string | null;
 }): User => ({
   id: row.id,
-  email: row.email,
+  email: row.duplicate_signup_email ?? row.email,
   passwordHash: row.password_hash,
   emailVerified: row.email_verified === 1,
+  duplicateSignup: row.duplicate_signup_email !== null,
+  totpOn: row.totp_secret !== null,
 });
 
 export function createAccountsRepository(db: Db) {
-  const prepared = preparedQueries(db);
   return {
+    ...createAccountLimitsRepository(db),
+    ...createSessionsRepository(db),
     async findUserByEmail(email: string): Promise<User | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'email_verified'])
+        .select(USER_COLUMNS)
         .where('email', '=', email)
         .executeTakeFirst();
       return row && userOf(row);
     },
 
     async findUserById(id: string): Promise<User | undefined> {
-      const row = await db
-        .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'email_verified'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
       return row && userOf(row);
     },
 
@@ -64,6 +77,8 @@ export function createAccountsRepository(db: Db) {
       passwordHash: string | null;
       emailVerified: boolean;
       now: number;
+      /** A stand-in account: `email` is its placeholder, this the address typed. */
+      duplicateSignupEmail?: string;
     }): Promise<boolean> {
       const result = await db
         .insertInto('users')
@@ -73,6 +88,7 @@ export function createAccountsRepository(db: Db) {
           password_hash: user.passwordHash,
           email_verified: user.emailVerified ? 1 : 0,
           created_at: user.now,
+          duplicate_signup_email: user.duplicateSignupEmail ?? null,
         })
         .onConflict((oc) => oc.column('email').doNothing())
         .executeTakeFirst();
@@ -101,8 +117,8 @@ export function createAccountsRepository(db: Db) {
 
     /**
      * A provider's sign-in into an unverified account: the password someone set without proving the
-     * address goes, and every session, reset link and verification link of the account with it, in one
-     * transaction. Answers false when the account was verified meanwhile (nothing changed).
+     * address goes, and every session, reset link, verification link, second factor and passkey of the
+     * account with it, in one transaction. Answers false when the account was verified meanwhile (nothing changed).
      */
     async takeOverUnverified(userId: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
@@ -113,6 +129,22 @@ export function createAccountsRepository(db: Db) {
           .where('email_verified', '=', 0)
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) return false;
+        // Whatever second factor or passkey the account's maker set up goes too: the owner signs in with
+        // their provider alone, and the maker cannot come back with a passkey.
+        await trx
+          .updateTable('users')
+          .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+          .where('id', '=', userId)
+          .execute();
+        for (const table of [
+          'totp_recovery_codes',
+          'signin_challenges',
+          'passkeys',
+          'webauthn_challenges',
+          'user_devices',
+        ] as const) {
+          await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+        }
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
         await trx.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
@@ -150,6 +182,17 @@ export function createAccountsRepository(db: Db) {
       await db.deleteFrom('email_verifications').where('token_hash', '=', tokenHash).execute();
     },
 
+    /** The user a live verification link was mailed for, without spending it. */
+    async emailVerificationUser(tokenHash: string, now: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('email_verifications')
+        .select('user_id')
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+
     /**
      * Spends a verification link and marks its user's address proven, in one transaction: the user's
      * other links end with it. Answers the user, or undefined for an unknown, used or expired link.
@@ -169,95 +212,26 @@ export function createAccountsRepository(db: Db) {
       });
     },
 
-    async signinFailures(key: string): Promise<SigninFailures | undefined> {
-      const row = await db
-        .selectFrom('signin_failures')
-        .select(['failures', 'last_at', 'locked_until'])
-        .where('key', '=', key)
-        .executeTakeFirst();
-      return row
-        ? {
-            failures: Number(row.failures),
-            lastAt: Number(row.last_at),
-            lockedUntil: Number(row.locked_until),
-          }
-        : undefined;
-    },
-
-    async saveSigninFailures(key: string, { failures, lastAt, lockedUntil }: SigninFailures): Promise<void> {
-      await db
-        .insertInto('signin_failures')
-        .values({ key, failures, last_at: lastAt, locked_until: lockedUntil })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({ failures, last_at: lastAt, locked_until: lockedUntil }),
+    /**
+     * Stand-in accounts of duplicate sign-ups that no session opens any more, made before `madeBefore` (one
+     * made a moment ago may not have its session yet).
+     */
+    async unusedStandIns(madeBefore: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('users')
+        .select('id')
+        .where('duplicate_signup_email', 'is not', null)
+        .where('created_at', '<', madeBefore)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('sessions').select('sessions.id').whereRef('sessions.user_id', '=', 'users.id'),
+            ),
+          ),
         )
+        .limit(100)
         .execute();
-    },
-
-    async clearSigninFailures(key: string): Promise<void> {
-      await db.deleteFrom('signin_failures').where('key', '=', key).execute();
-    },
-
-    async insertSession(session: {
-      id: string;
-      userId: string;
-      now: number;
-      expiresAt: number;
-    }): Promise<void> {
-      await db
-        .insertInto('sessions')
-        .values({
-          id: session.id,
-          user_id: session.userId,
-          created_at: session.now,
-          expires_at: session.expiresAt,
-        })
-        .execute();
-    },
-
-    async findSessionUser(
-      sessionId: string,
-      now: number,
-    ): Promise<{ userId: string; email: string; reauthPending: boolean } | undefined> {
-      // Every signed-in request asks: built once (server/db/prepared.ts). Whether a mailbox waits for a
-      // new sign-in comes along (one probe of the user's few mailboxes), so the list, which must answer
-      // 401 then, needs no round trip of its own to learn it.
-      const [user] = await prepared('session user', { sessionId, now }, (v) =>
-        db
-          .selectFrom('sessions')
-          .innerJoin('users', 'users.id', 'sessions.user_id')
-          .select((eb) => [
-            'users.id as userId',
-            'users.email as email',
-            eb
-              .exists(
-                eb
-                  .selectFrom('mailboxes')
-                  .select('mailboxes.id')
-                  .whereRef('mailboxes.user_id', '=', 'users.id')
-                  .where('mailboxes.status', '=', 'reauth'),
-              )
-              .as('reauth'),
-          ])
-          .where('sessions.id', '=', v.sessionId)
-          .where('sessions.expires_at', '>', v.now),
-      );
-      return user && { userId: user.userId, email: user.email, reauthPending: Boolean(user.reauth) };
-    },
-
-    async deleteSession(sessionId: string): Promise<void> {
-      await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
-    },
-
-    async deleteExpiredSessions(now: number): Promise<void> {
-      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
-    },
-
-    /** Ends every session of a user except the one given (if any). */
-    async deleteOtherSessions(userId: string, keepSessionId: string | null): Promise<void> {
-      let q = db.deleteFrom('sessions').where('user_id', '=', userId);
-      if (keepSessionId) q = q.where('id', '!=', keepSessionId);
-      await q.execute();
+      return rows.map((r) => r.id);
     },
 
     async insertPasswordReset(reset: { tokenHash: string; userId: string; now: number; expiresAt: number }) {
@@ -281,6 +255,19 @@ export function createAccountsRepository(db: Db) {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       return row?.at == null ? undefined : Number(row.at);
+    },
+
+    /** The user of a live, unused reset link, without spending it. */
+    async passwordResetUser(tokenHash: string, now: number): Promise<User | undefined> {
+      const row = await db
+        .selectFrom('password_resets')
+        .innerJoin('users', 'users.id', 'password_resets.user_id')
+        .select(USER_COLUMNS.map((c) => `users.${c}` as const))
+        .where('password_resets.token_hash', '=', tokenHash)
+        .where('password_resets.used_at', 'is', null)
+        .where('password_resets.expires_at', '>', now)
+        .executeTakeFirst();
+      return row && userOf(row);
     },
 
     async deletePasswordReset(tokenHash: string): Promise<void> {

@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { SECURITY_MESSAGES } from '#contract/api/security.js';
 import type { CredentialsBody, ForgotPasswordBody, ResetPasswordBody } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, normalizeEmail, validateEmail } from '#contract/validation.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
-import { InvalidInputError, NotAuthenticatedError, TooManyAttemptsError } from '#server/lib/errors.js';
+import { ForbiddenError, InvalidInputError, NotAuthenticatedError } from '#server/lib/errors.js';
+import { createBackoff } from './backoff.js';
+import { browserName } from './browser-name.js';
 import { createAccountMails, type ResetMailLog } from './mails.js';
-import type { AccountsRepository } from './repository.js';
+import type { AccountsRepository, User } from './repository.js';
 
 export { RESET_COOLDOWN_MS, RESET_TTL_MS, type ResetMailLog, VERIFY_TTL_MS } from './mails.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
-/** Failed password sign-ins of one address before each further one waits (beside the per-IP limit). */
-export const SIGNIN_FREE_FAILURES = 5;
-/** The first wait; it doubles with each further failure, up to SIGNIN_MAX_LOCK_MS. */
-export const SIGNIN_FIRST_LOCK_MS = 30 * 1000;
-export const SIGNIN_MAX_LOCK_MS = 15 * 60 * 1000;
-/** Failures older than this are forgotten. */
-export const SIGNIN_FAILURE_WINDOW_MS = 3600 * 1000;
+/** A session's last use is written at most this often (every signed-in request reads the session). */
+export const SESSION_SEEN_EVERY_MS = 5 * 60 * 1000;
+export {
+  FAILURE_WINDOW_MS as SIGNIN_FAILURE_WINDOW_MS,
+  FIRST_LOCK_MS as SIGNIN_FIRST_LOCK_MS,
+  FREE_FAILURES as SIGNIN_FREE_FAILURES,
+  MAX_LOCK_MS as SIGNIN_MAX_LOCK_MS,
+} from './backoff.js';
 
 // Argon2id (the library's default algorithm) with OWASP's minimum: 19 MiB, 2 passes.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -27,6 +31,29 @@ export interface NewSession {
   token: string;
   userId: string;
   redirectUrl: string;
+}
+
+/** A sign-in whose first proof passed and that waits for the second factor (the cookie's token). */
+export interface PendingSecondStep {
+  secondStep: string;
+  userId: string;
+}
+
+/** What the browser that signs in says of itself: kept on the session, for the owner's list. */
+export interface SessionMeta {
+  userAgent?: string | null;
+  /** The value of the browser's long-lived device cookie (its hash is stored). */
+  device?: string | null;
+  /** Where a mail about a new browser's sign-in is reported. */
+  log?: ResetMailLog;
+}
+
+/** The second factor's half of a sign-in (features/security). */
+export interface SecondStepPort {
+  /** Stores a sign-in waiting for its code; answers the token for the browser's cookie. */
+  begin(userId: string): Promise<string>;
+  /** Whether a code (TOTP or recovery) of the user is good, under its backoff (429). */
+  check(userId: string, code: string): Promise<boolean>;
 }
 
 /**
@@ -44,8 +71,11 @@ export interface AccountsDeps {
   mailer: Mailer;
   publicUrl: string;
   now?: () => number;
+  /** Runs before an account is deleted (billing keeps what it used of the free trial). */
+  beforeDelete?: (userId: string) => Promise<void>;
   /** Runs once an account is deleted: what is kept outside its rows (outbox mail, the SQLite WAL). */
   afterDelete?: (user: { id: string; email: string }) => Promise<void>;
+  secondStep?: SecondStepPort;
 }
 
 // Callers outside accounts (mailboxes, OAuth) import it from here; the rule itself is in the contract.
@@ -56,7 +86,9 @@ export function createAccountsService({
   mailer,
   publicUrl,
   now = Date.now,
+  beforeDelete,
   afterDelete,
+  secondStep,
 }: AccountsDeps) {
   // A hash to verify against when the email is unknown, so both answers take the same time.
   const dummyHash = hash('not a real password', ARGON2);
@@ -69,35 +101,56 @@ export function createAccountsService({
   }
 
   const throttleKey = (email: string) => hashToken(`signin:${email}`);
-
-  /** 429 while the address's backoff runs: known and unknown addresses alike (the key is the address). */
-  async function checkSigninLock(key: string): Promise<void> {
-    const row = await repo.signinFailures(key);
-    if (row && row.lockedUntil > now()) throw new TooManyAttemptsError(MESSAGES.tooManySignins);
-  }
-
-  async function recordSigninFailure(key: string): Promise<void> {
-    const at = now();
-    const row = await repo.signinFailures(key);
-    const failures = (row && row.lastAt > at - SIGNIN_FAILURE_WINDOW_MS ? row.failures : 0) + 1;
-    const over = failures - SIGNIN_FREE_FAILURES;
-    const lockedUntil =
-      over >= 0 ? at + Math.min(SIGNIN_FIRST_LOCK_MS * 2 ** Math.min(over, 20), SIGNIN_MAX_LOCK_MS) : 0;
-    await repo.saveSigninFailures(key, { failures, lastAt: at, lockedUntil });
-  }
+  const backoff = createBackoff(repo, now, MESSAGES.tooManySignins);
 
   async function redirectFor(userId: string): Promise<string> {
     return (await repo.countMailboxes(userId)) > 0 ? SCREENS.subscriptions : SCREENS.connectMailbox;
   }
 
-  async function startSession(userId: string): Promise<NewSession> {
+  /**
+   * A new session. A browser the user never signed in from before is remembered, and its owner told by
+   * mail (not for the sign-up that made the account: that browser is the first).
+   */
+  async function startSession(
+    user: { id: string; email: string },
+    meta: SessionMeta,
+    isNew = false,
+  ): Promise<NewSession> {
     const token = randomToken();
     const at = now();
-    await repo.insertSession({ id: hashToken(token), userId, now: at, expiresAt: at + SESSION_TTL_MS });
-    return { token, userId, redirectUrl: await redirectFor(userId) };
+    const device = meta.device ? hashToken(`device:${meta.device}`) : null;
+    const userAgent = meta.userAgent ? meta.userAgent.slice(0, 300) : null;
+    await repo.insertSession({
+      id: hashToken(token),
+      userId: user.id,
+      now: at,
+      expiresAt: at + SESSION_TTL_MS,
+      userAgent,
+      device,
+    });
+    const newBrowser = device ? await repo.rememberDevice(user.id, device, at) : true;
+    if (newBrowser && !isNew && meta.log && !user.email.endsWith('.invalid')) {
+      mails.sendNewSignin(user, browserName(userAgent), meta.log);
+    }
+    return { token, userId: user.id, redirectUrl: await redirectFor(user.id) };
   }
 
-  return {
+  /** Into the account, or first the second factor when the user turned it on (and it is not proven yet). */
+  async function signedIn(
+    user: { id: string; email: string; totpOn: boolean },
+    meta: SessionMeta,
+    secondFactorPassed: boolean,
+  ): Promise<NewSession | PendingSecondStep> {
+    await repo.deleteExpiredSessions(now());
+    await api.removeUnusedStandIns();
+    if (user.totpOn && !secondFactorPassed) {
+      if (!secondStep) throw new Error('Two-step sign-in is on but no second step is wired');
+      return { secondStep: await secondStep.begin(user.id), userId: user.id };
+    }
+    return startSession(user, meta);
+  }
+
+  const api = {
     /** Registers who must let go of connections when sessions end (live/). */
     onSessionsEnded(listener: (ended: EndedSessions) => void): void {
       endedListeners.push(listener);
@@ -109,38 +162,45 @@ export function createAccountsService({
      * (a cookie that opens nothing, the same redirect), and its owner is mailed instead: the answer does
      * not tell a visitor which addresses have accounts.
      */
-    async signup(input: CredentialsBody, log: ResetMailLog): Promise<NewSession> {
+    async signup(input: CredentialsBody, log: ResetMailLog, meta: SessionMeta = {}): Promise<NewSession> {
       const email = normalizeEmail(input.email);
       const id = randomUUID();
-      const created = await repo.insertUser({
-        id,
-        email,
-        passwordHash: await hash(input.password, ARGON2),
+      const passwordHash = await hash(input.password, ARGON2);
+      const created = await repo.insertUser({ id, email, passwordHash, emailVerified: false, now: now() });
+      if (created) {
+        mails.sendVerificationLink({ id, email }, log);
+        return startSession({ id, email }, meta, true);
+      }
+      // The address has an account: its owner is told, and the visitor gets a stand-in account of their
+      // own (empty, isolated, never proven), so what the session sees matches a new address's.
+      mails.sendSignupAttempt(email, log);
+      const standIn = randomUUID();
+      await repo.insertUser({
+        id: standIn,
+        email: `${standIn}@duplicate-signup.invalid`,
+        passwordHash,
         emailVerified: false,
         now: now(),
+        duplicateSignupEmail: email,
       });
-      if (!created) {
-        mails.sendSignupAttempt(email, log);
-        return { token: randomToken(), userId: '', redirectUrl: SCREENS.connectMailbox };
-      }
-      mails.sendVerificationLink({ id, email }, log);
-      return startSession(id);
+      return startSession({ id: standIn, email }, meta, true);
     },
 
-    /** `input` passed the contract's signinBodySchema (the route checked it). */
-    async signin(input: CredentialsBody): Promise<NewSession> {
+    /**
+     * `input` passed the contract's signinBodySchema (the route checked it). The attempt is counted before
+     * the password is checked (the per-address backoff); with two-step sign-in on, the answer is the
+     * second step instead of a session.
+     */
+    async signin(input: CredentialsBody, meta: SessionMeta = {}): Promise<NewSession | PendingSecondStep> {
       const email = normalizeEmail(input.email);
-      const key = throttleKey(email);
-      await checkSigninLock(key);
-      const user = await repo.findUserByEmail(email);
-      const ok = await verify(user?.passwordHash ?? (await dummyHash), input.password);
-      if (!user?.passwordHash || !ok) {
-        await recordSigninFailure(key);
-        throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
-      }
-      await repo.clearSigninFailures(key);
-      await repo.deleteExpiredSessions(now());
-      return startSession(user.id);
+      let user: User | undefined;
+      const ok = await backoff.attempt(throttleKey(email), async () => {
+        user = await repo.findUserByEmail(email);
+        const matches = await verify(user?.passwordHash ?? (await dummyHash), input.password);
+        return Boolean(user?.passwordHash) && matches;
+      });
+      if (!ok || !user) throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
+      return signedIn(user, meta, false);
     },
 
     /**
@@ -185,14 +245,34 @@ export function createAccountsService({
     /** "Resend": a new verification link, unless the address is proven or a link went out a minute ago. */
     async resendVerification(userId: string, log: ResetMailLog): Promise<void> {
       const user = await repo.findUserById(userId);
-      if (!user || user.emailVerified) return;
+      // A stand-in account answers as a new one and mails nothing: its address has an owner.
+      if (!user || user.emailVerified || user.duplicateSignup) return;
       mails.sendVerificationLink(user, log);
     },
 
-    /** Opens a verification link: the user whose address it proved, or undefined for a dead link. */
-    async verifyEmail(token: string): Promise<string | undefined> {
-      if (!token || token.length > 200) return undefined;
-      return repo.consumeEmailVerification(hashToken(token), now());
+    /**
+     * Proves the address of a verification link, from someone who shows they own the account too: a
+     * session of it, or its password (docs/decisions/090-accounts-that-stay-their-owners.md). The link
+     * alone proves nothing: a stranger's sign-up mails it to the address's owner, whose click must not
+     * hand the stranger the account. Answers the user whose address is now proven.
+     */
+    async confirmEmail(token: string, proof: { sessionUserId?: string; password?: string }): Promise<string> {
+      const tokenHash = hashToken(token);
+      const userId = token ? await repo.emailVerificationUser(tokenHash, now()) : undefined;
+      if (!userId) throw new InvalidInputError(SECURITY_MESSAGES.confirmLinkExpired);
+      if (proof.sessionUserId !== userId) {
+        const user = await repo.findUserById(userId);
+        if (!user?.passwordHash || !proof.password) {
+          throw new ForbiddenError(SECURITY_MESSAGES.confirmNeedsPassword);
+        }
+        const hashed = user.passwordHash;
+        const password = proof.password;
+        const ok = await backoff.attempt(throttleKey(user.email), () => verify(hashed, password));
+        if (!ok) throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
+      }
+      const confirmed = await repo.consumeEmailVerification(tokenHash, now());
+      if (!confirmed) throw new InvalidInputError(SECURITY_MESSAGES.confirmLinkExpired);
+      return confirmed;
     },
 
     /** A mailbox at the user's own address logged in with working credentials: the address is proven. */
@@ -200,15 +280,29 @@ export function createAccountsService({
       await repo.markVerifiedIfOwnAddress(userId, normalizeEmail(mailboxEmail));
     },
 
-    /** A new session for a user who proved who they are some other way (OAuth). */
-    async openSession(userId: string): Promise<NewSession> {
-      await repo.deleteExpiredSessions(now());
-      return startSession(userId);
+    /**
+     * Signs in a user who proved who they are some other way: Google or Microsoft (the second factor is
+     * asked next when it is on), or a passkey or a second step that passed (`secondFactorPassed`).
+     */
+    async openSession(
+      userId: string,
+      meta: SessionMeta = {},
+      secondFactorPassed = false,
+    ): Promise<NewSession | PendingSecondStep> {
+      const user = await repo.findUserById(userId);
+      if (!user) throw new NotAuthenticatedError(MESSAGES.notSignedIn);
+      return signedIn(user, meta, secondFactorPassed);
     },
 
     async sessionUser(token: string | undefined) {
       if (!token) return undefined;
-      return repo.findSessionUser(hashToken(token), now());
+      const sessionId = hashToken(token);
+      const at = now();
+      const user = await repo.findSessionUser(sessionId, at);
+      if (user && (user.lastSeenAt === null || user.lastSeenAt < at - SESSION_SEEN_EVERY_MS)) {
+        await repo.touchSession(sessionId, at);
+      }
+      return user;
     },
 
     async logout(token: string | undefined): Promise<void> {
@@ -216,6 +310,19 @@ export function createAccountsService({
       const sessionId = sessionIdOf(token);
       await repo.deleteSession(sessionId);
       sessionsEnded({ sessionId });
+      await api.removeUnusedStandIns();
+    },
+
+    /** Ends sessions (Settings → Security) and tells whoever holds connections opened with them. */
+    async endSessions(ended: EndedSessions): Promise<void> {
+      if ('sessionId' in ended) await repo.deleteSession(ended.sessionId);
+      else await repo.deleteOtherSessions(ended.userId, ended.exceptSessionId);
+      sessionsEnded(ended);
+    },
+
+    /** Stand-in accounts of duplicate sign-ups go with their last session (sign-out, or expiry). */
+    async removeUnusedStandIns(): Promise<void> {
+      for (const id of await repo.unusedStandIns(now() - 60_000)) await api.deleteAccount(id);
     },
 
     /**
@@ -235,7 +342,18 @@ export function createAccountsService({
     /** Sets a new password from a reset link and ends every other session of the user. */
     async resetPassword(input: ResetPasswordBody, currentSessionToken?: string): Promise<void> {
       const passwordHash = await hash(input.password, ARGON2);
-      const userId = await repo.consumePasswordReset(hashToken(input.token), now());
+      const tokenHash = hashToken(input.token);
+      // With two-step sign-in on, the link alone (whoever reads the mailbox) does not replace the
+      // password: the second factor is asked too (the 401 says so, for the screen to ask).
+      const owner = await repo.passwordResetUser(tokenHash, now());
+      if (owner?.totpOn) {
+        if (!input.code)
+          throw new NotAuthenticatedError(SECURITY_MESSAGES.codeRequired, { totpRequired: true });
+        if (!secondStep || !(await secondStep.check(owner.id, input.code))) {
+          throw new NotAuthenticatedError(SECURITY_MESSAGES.wrongCode, { totpRequired: true });
+        }
+      }
+      const userId = await repo.consumePasswordReset(tokenHash, now());
       if (!userId) throw new InvalidInputError(MESSAGES.resetTokenInvalid);
       await repo.setPasswordHash(userId, passwordHash);
       const kept = currentSessionToken ? sessionIdOf(currentSessionToken) : null;
@@ -248,12 +366,14 @@ export function createAccountsService({
       // lands in the outbox after the account's mails were removed.
       const user = await repo.findUserById(userId);
       if (user) await mails.sentTo(user.email);
+      await beforeDelete?.(userId);
       await repo.deleteUser(userId);
-      if (user) await repo.clearSigninFailures(throttleKey(user.email));
+      if (user && !user.duplicateSignup) await repo.clearSigninFailures(throttleKey(user.email));
       sessionsEnded({ userId, exceptSessionId: null });
       if (user) await afterDelete?.({ id: user.id, email: user.email });
     },
   };
+  return api;
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

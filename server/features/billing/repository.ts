@@ -207,18 +207,28 @@ export function createBillingRepository(db: Db) {
       });
     },
 
-    /** What the user used of the trial and the addresses it is kept under when the account goes. */
+    /**
+     * What the user used of the trial and the addresses it is kept under when the account goes: only proven
+     * ones (the account's, once proven, and mailboxes whose login proved theirs). Under an address anyone can
+     * type, a stranger could use up its owner's trial before the owner ever arrives.
+     */
     async trialToKeep(userId: string): Promise<{ used: number; addresses: string[] }> {
       const user = await db
         .selectFrom('users')
-        .select(['email', 'trial_unsubscribes_used'])
+        .select(['email', 'email_verified', 'trial_unsubscribes_used'])
         .where('id', '=', userId)
         .executeTakeFirst();
       if (!user) return { used: 0, addresses: [] };
-      const boxes = await db.selectFrom('mailboxes').select('email').where('user_id', '=', userId).execute();
+      const boxes = await db
+        .selectFrom('mailboxes')
+        .select('email')
+        .where('user_id', '=', userId)
+        .where('address_proven', '=', 1)
+        .execute();
+      const own = user.email_verified === 1 ? [user.email] : [];
       return {
         used: Number(user.trial_unsubscribes_used),
-        addresses: [...new Set([user.email, ...boxes.map((b) => b.email)])],
+        addresses: [...new Set([...own, ...boxes.map((b) => b.email)])],
       };
     },
 

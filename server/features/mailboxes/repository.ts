@@ -248,7 +248,9 @@ export function createMailboxesRepository(db: Db) {
         // Present (or inserted by a concurrent callback of the same user a moment ago): refresh the grant.
         const row = existing ?? (await find().executeTakeFirstOrThrow());
         const switched = row.provider !== grant.provider;
-        if (switched) await deleteMailboxContents(trx, [row.id], { keepMailboxes: true });
+        // The row before what is under it: on PostgreSQL this waits for the batch of a scan in flight
+        // (which takes the row first, scans repository writeBatch), so the delete below sees that batch,
+        // and the run's next write finds the mailbox is no longer its provider's and stops.
         await trx
           .updateTable('mailboxes')
           .set({
@@ -261,6 +263,7 @@ export function createMailboxesRepository(db: Db) {
           })
           .where('id', '=', row.id)
           .execute();
+        if (switched) await deleteMailboxContents(trx, [row.id], { keepMailboxes: true });
         return { mailboxId: row.id, created: false };
       });
     },
@@ -279,6 +282,15 @@ export function createMailboxesRepository(db: Db) {
     async byId(mailboxId: string): Promise<Mailbox | undefined> {
       const row = await db.selectFrom('mailboxes').selectAll().where('id', '=', mailboxId).executeTakeFirst();
       return row && toMailbox(row);
+    },
+
+    /** Whether the login that connected the mailbox (the latest) proved its address. */
+    async setAddressProven(mailboxId: string, proven: boolean): Promise<void> {
+      await db
+        .updateTable('mailboxes')
+        .set({ address_proven: proven ? 1 : 0 })
+        .where('id', '=', mailboxId)
+        .execute();
     },
 
     /** Removes a mailbox with everything stored under it, in one transaction. */

@@ -4,10 +4,16 @@ import { BILLING_MESSAGES } from '#contract/api.js';
 import {
   imapServerRule,
   type OAuthMailboxProvider,
+  providerById,
   reauthUrl as providerReauthUrl,
 } from '#contract/providers.js';
 import { SCREENS } from '#contract/routes.js';
-import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from '#server/lib/address-policy.js';
+import {
+  exactHost,
+  ForbiddenAddressError,
+  type HostLookup,
+  resolvePublicHost,
+} from '#server/lib/address-policy.js';
 import type { SecretBox } from '#server/lib/crypto.js';
 import {
   InvalidInputError,
@@ -15,6 +21,7 @@ import {
   SubscriptionRequiredError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
+import { loginProvesAddress } from '#server/mail/imap/presets.js';
 import type { ProviderFactory } from '#server/mail/index.js';
 import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 import { normalizeEmail } from '../accounts/service.js';
@@ -85,10 +92,18 @@ export function createMailboxesService({
 }: MailboxesDeps) {
   const repo = repos.mailboxes;
 
-  /** A server the user typed must be on the public internet, unless the operator allowed it. */
-  async function checkHost(host: string, port: number): Promise<void> {
+  /**
+   * A server the user typed must be on the public internet, unless the operator allowed it, or it is
+   * exactly the form's own default (Proton Mail Bridge on 127.0.0.1: a name resolving there is refused).
+   */
+  async function checkHost(host: string, port: number, provider: AppPasswordProvider): Promise<void> {
+    const preset = providerById(provider)?.addMailbox?.server;
+    const allowed =
+      preset?.asks === 'optional'
+        ? new Set([...allowedHosts, exactHost(preset.defaults.host)])
+        : allowedHosts;
     try {
-      await resolvePublicHost(host, allowedHosts, lookup);
+      await resolvePublicHost(host, allowed, lookup);
     } catch (e) {
       if (e instanceof ForbiddenAddressError) {
         throw new InvalidInputError(
@@ -110,7 +125,7 @@ export function createMailboxesService({
       // by the route, with the contract's addMailboxBodySchema(provider).
       // Providers whose form asks where the IMAP server is may carry the server the user typed.
       const custom = imapServerRule(provider) !== null;
-      if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993);
+      if (custom && body.host) await checkHost(body.host.trim(), body.port ?? 993, provider);
       const email = normalizeEmail(body.email);
       const existing = await repo.findByEmail(userId, email);
       // Re-connecting a mailbox is always allowed; a new one may need a plan. Checked before logging in to
@@ -140,9 +155,12 @@ export function createMailboxesService({
       // Same mailbox again (a new app password after a revoked one): keep what was found.
       if (existing) await repo.reconnectImap(id, candidate);
       else if (!(await repo.insertImap(id, userId, candidate, now(), limit))) throw new MailboxLimitError();
-      // A login at the provider's own server proves the address; one at a server the user typed does not
-      // (anyone can run a server that accepts any password for any address).
-      if (!candidate.server) await addressProven(userId, email);
+      // A login at the provider's own server proves an address of the provider's own domains; one at a
+      // server the user typed does not (anyone can run a server that accepts any password for any address),
+      // nor does Proton Mail Bridge (it accepts whatever account its operator signed in with).
+      const proven = !candidate.server && loginProvesAddress(provider, email);
+      await repo.setAddressProven(id, proven);
+      if (proven) await addressProven(userId, email);
       await mailboxAdded(userId, email);
       await requestScan(id);
       return { redirectUrl: SCREENS.subscriptions };
@@ -156,7 +174,13 @@ export function createMailboxesService({
      */
     async connectOAuth(
       userId: string,
-      grant: { provider: OAuthMailboxProvider; email: string; refreshToken: string },
+      grant: {
+        provider: OAuthMailboxProvider;
+        email: string;
+        refreshToken: string;
+        /** Whether the identity provider vouched that the address is verified (oauth/id-token.ts). */
+        emailVerified: boolean;
+      },
     ): Promise<{ mailboxId: string; created: boolean }> {
       const email = normalizeEmail(grant.email);
       const secret = secrets.seal(grant.refreshToken);
@@ -167,8 +191,11 @@ export function createMailboxesService({
         await mailboxLimit(userId),
       );
       if ('limited' in result) throw new MailboxLimitError();
-      // Google or Microsoft granted this address's mailbox: the address is proven.
-      await addressProven(userId, email);
+      // A grant proves the address only when its identity provider says the address is verified: a
+      // Microsoft work tenant's `email` claim is whatever its administrator typed (nOAuth), whatever the
+      // intent of the flow.
+      await repo.setAddressProven(result.mailboxId, grant.emailVerified);
+      if (grant.emailVerified) await addressProven(userId, email);
       await mailboxAdded(userId, email);
       await requestScan(result.mailboxId);
       return result;

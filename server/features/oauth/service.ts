@@ -1,6 +1,6 @@
 import type { OAuthErrorCode } from '#contract/oauth-errors.js';
 import { normalizeEmail, validateEmail } from '#contract/validation.js';
-import type { AccountsService } from '../accounts/service.js';
+import type { AccountsService, SessionMeta } from '../accounts/service.js';
 import { type MailboxesService, MailboxLimitError } from '../mailboxes/service.js';
 import { codeChallenge, newFlow, type OAuthFlow } from './flow.js';
 import { IdTokenError, identityFromClaims, type OAuthIdentity, readIdToken } from './id-token.js';
@@ -47,6 +47,8 @@ export interface CompletedSignin {
   mailboxId: string | null;
   /** A new session, for intents signin and signup. */
   sessionToken: string | null;
+  /** Instead of a session: the account has two-step sign-in on, and the code is asked next. */
+  secondStep: string | null;
   /** Whether a user was created (sign-up, or a first sign-in with this address). */
   userCreated: boolean;
   /** Whether this sign-in took over an account whose address was never proven (its password removed). */
@@ -164,7 +166,7 @@ export function createOAuthService({
      * Redeems the code of a callback whose state matched `flow`, then signs in (signin, signup) or uses
      * `flow.userId` (add, checked against the session by the caller), and stores the mailbox.
      */
-    async complete(flow: OAuthFlow, code: string): Promise<CompletedSignin> {
+    async complete(flow: OAuthFlow, code: string, meta: SessionMeta = {}): Promise<CompletedSignin> {
       const p = spec(flow.provider);
       const tokens = await redeem(p, code, flow.verifier);
       if (typeof tokens.refresh_token !== 'string' || !tokens.refresh_token) {
@@ -208,6 +210,7 @@ export function createOAuthService({
           provider: p.mailboxProvider,
           email,
           refreshToken: tokens.refresh_token,
+          emailVerified: identity.emailVerified,
         }));
       } catch (error) {
         if (!(error instanceof MailboxLimitError)) throw error;
@@ -215,8 +218,13 @@ export function createOAuthService({
         if (flow.intent === 'add')
           throw new OAuthFailure('subscription_required', 'mailbox limit of the free trial');
       }
-      const sessionToken = flow.intent === 'add' ? null : (await accounts.openSession(userId)).token;
-      return { userId, mailboxId, sessionToken, userCreated, tookOver };
+      if (flow.intent === 'add') {
+        return { userId, mailboxId, sessionToken: null, secondStep: null, userCreated, tookOver };
+      }
+      const outcome = await accounts.openSession(userId, meta);
+      return 'secondStep' in outcome
+        ? { userId, mailboxId, sessionToken: null, secondStep: outcome.secondStep, userCreated, tookOver }
+        : { userId, mailboxId, sessionToken: outcome.token, secondStep: null, userCreated, tookOver };
     },
   };
 }

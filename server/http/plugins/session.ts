@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API } from '#contract/routes.js';
 import { MESSAGES } from '#contract/validation.js';
-import type { AccountsService } from '#server/features/accounts/service.js';
+import type { AccountsService, SessionMeta } from '#server/features/accounts/service.js';
 import { SESSION_TTL_MS } from '#server/features/accounts/service.js';
+import { SECOND_STEP_TTL_MS } from '#server/features/security/totp.js';
+import { randomToken } from '#server/lib/crypto.js';
 import { forbidden } from '../http-error.js';
 
 export const SESSION_COOKIE = 'ig_session';
+/** A long-lived random id of the browser: a sign-in from one never seen for the account is told by mail. */
+export const DEVICE_COOKIE = 'ig_device';
+/** A sign-in waiting for its second factor (POST /auth/signin/totp), five minutes. */
+export const SECOND_STEP_COOKIE = 'ig_second_step';
+const DEVICE_MAX_AGE_S = 400 * 24 * 3600;
 
 export interface SessionUser {
   userId: string;
@@ -26,6 +34,14 @@ declare module 'fastify' {
   interface FastifyReply {
     startSession(token: string): FastifyReply;
     endSession(): FastifyReply;
+    /**
+     * What the browser that signs in says of itself (accounts' SessionMeta): its User-Agent, and its device
+     * id, given to it now (a cookie) when it has none.
+     */
+    sessionMeta(): SessionMeta;
+    /** Keeps a sign-in waiting for its second factor in this browser. */
+    startSecondStep(token: string): FastifyReply;
+    endSecondStep(): FastifyReply;
   }
 }
 
@@ -71,6 +87,27 @@ export function registerSessions(
   });
   app.decorateReply('endSession', function (this: FastifyReply) {
     return this.clearCookie(SESSION_COOKIE, cookieOptions);
+  });
+  app.decorateReply('sessionMeta', function (this: FastifyReply): SessionMeta {
+    const request = this.request;
+    let device = request.cookies[DEVICE_COOKIE];
+    if (!device || device.length > 100) {
+      device = randomToken();
+      this.setCookie(DEVICE_COOKIE, device, { ...cookieOptions, maxAge: DEVICE_MAX_AGE_S });
+    }
+    const userAgent = request.headers['user-agent'];
+    return { device, userAgent: typeof userAgent === 'string' ? userAgent : null, log: request.log };
+  });
+  // Sent only to the second step's call; Lax, as Google's and Microsoft's callbacks set it on a navigation.
+  const secondStepOptions = { ...cookieOptions, path: API.signinTotp };
+  app.decorateReply('startSecondStep', function (this: FastifyReply, token: string) {
+    return this.setCookie(SECOND_STEP_COOKIE, token, {
+      ...secondStepOptions,
+      maxAge: SECOND_STEP_TTL_MS / 1000,
+    });
+  });
+  app.decorateReply('endSecondStep', function (this: FastifyReply) {
+    return this.clearCookie(SECOND_STEP_COOKIE, secondStepOptions);
   });
   // No cache, shared or the browser's own (back/forward, disk), keeps what a session produced: every
   // JSON answer (user data, session status, CSRF tokens, refusals) and any answer of a route that looked

@@ -15,12 +15,14 @@ export interface AccountRouteOptions {
   accounts: AccountsService;
   billing: BillingService;
   settings: SettingsService;
+  /** AUTH_RATE_LIMIT, per IP: Resend mails someone. */
+  rateLimit: { max: number; timeWindow: number };
 }
 
 // The signed-in user's account: plan, settings, deletion (registered under routes/signed-in.ts).
 export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
   app,
-  { accounts, billing, settings },
+  { accounts, billing, settings, rateLimit },
 ) => {
   app.get(
     API.subscriptionStatus,
@@ -47,7 +49,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
 
   app.post(
     API.emailVerification,
-    { schema: { response: { 200: messageResponseSchema } } },
+    { config: { rateLimit }, schema: { response: { 200: messageResponseSchema } } },
     async (request) => {
       await accounts.resendVerification(request.user.userId, request.log);
       return { message: 'A new confirmation link is on its way. It works for 24 hours.' };
@@ -60,7 +62,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
     async (request, reply) => {
       // A paid plan ends with the account: nobody is charged for an account that no longer exists.
       await billing.cancelForDeletion(request.user.userId);
-      await billing.keepTrialUsage(request.user.userId);
+      // What it used of the free trial is kept by accounts' beforeDelete (services.ts).
       await accounts.deleteAccount(request.user.userId);
       reply.endSession();
       return { message: 'Your account and everything stored with it has been deleted.' };

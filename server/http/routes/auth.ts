@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResponseSchema,
+  confirmEmailBodySchema,
   forgotPasswordBodySchema,
   messageResponseSchema,
   resetPasswordBodySchema,
   signinBodySchema,
+  signinResponseSchema,
   signupBodySchema,
   statusResponseSchema,
 } from '#contract/api.js';
@@ -34,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     { config, schema: { body: signupBodySchema, response: redirect } },
     async (request, reply) => {
       // Mails (the address's proof, or a notice to its owner) go after the answer, failures to this log.
-      const session = await accounts.signup(request.body, request.log);
+      const session = await accounts.signup(request.body, request.log, reply.sessionMeta());
       reply.startSession(session.token);
       return { redirectUrl: session.redirectUrl };
     },
@@ -42,11 +44,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
 
   app.post(
     API.signin,
-    { config, schema: { body: signinBodySchema, response: redirect } },
+    { config, schema: { body: signinBodySchema, response: { 200: signinResponseSchema } } },
     async (request, reply) => {
-      const session = await accounts.signin(request.body);
-      reply.startSession(session.token);
-      return { redirectUrl: session.redirectUrl };
+      const outcome = await accounts.signin(request.body, reply.sessionMeta());
+      if ('secondStep' in outcome) {
+        reply.startSecondStep(outcome.secondStep);
+        return { totpRequired: true as const };
+      }
+      reply.startSession(outcome.token);
+      return { redirectUrl: outcome.redirectUrl };
     },
   );
 
@@ -66,14 +72,34 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, {
     },
   );
 
-  // The link mailed at sign-up: a browser navigation, answered with a redirect to the app, whose banner
-  // reads the outcome from the query. The token travels in the query, which logs leave out (app.ts).
+  // Links mailed before the confirm screen existed: a navigation that only leads there. Mail scanners and
+  // link previews fetch links (GET and HEAD), so opening one must change nothing. The token travels in
+  // the query, which logs leave out (app.ts).
   app.get<{ Querystring: { token?: string } }>(API.verifyEmail, { config }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const token = typeof request.query.token === 'string' ? request.query.token : '';
-    const userId = await accounts.verifyEmail(token);
-    return reply.redirect(`${SCREENS.subscriptions}?email=${userId ? 'verified' : 'link-expired'}`);
+    const token = typeof request.query.token === 'string' ? request.query.token.slice(0, 200) : '';
+    return reply.redirect(`${SCREENS.confirmEmail}?${new URLSearchParams({ token })}`);
   });
+
+  // The confirm screen's button: the link's token, and the account's password unless this browser is
+  // signed in to that account (docs/decisions/090-accounts-that-stay-their-owners.md).
+  app.post(
+    API.verifyEmail,
+    { config, schema: { body: confirmEmailBodySchema, response: redirect } },
+    async (request) => {
+      const user = await request.sessionUser();
+      const confirmed = await accounts.confirmEmail(request.body.token, {
+        sessionUserId: user?.userId,
+        password: request.body.password,
+      });
+      return {
+        redirectUrl:
+          user?.userId === confirmed
+            ? `${SCREENS.subscriptions}?email=verified`
+            : `${SCREENS.signinPassword}?email=verified`,
+      };
+    },
+  );
 
   // A reset mail still being sent at shutdown is finished first, not dropped.
   app.addHook('onClose', async () => {

@@ -137,10 +137,19 @@ export const oauthRoutes: FastifyPluginAsyncZod<OAuthRouteOptions> = async (
 
         let done: Awaited<ReturnType<OAuthService['complete']>>;
         try {
-          done = await oauth.complete(flow, code);
+          done = await oauth.complete(flow, code, reply.sessionMeta());
         } catch (err) {
           if (err instanceof OAuthFailure) return fail(flow.intent, err.code, err.detail);
           throw err;
+        }
+        if (done.secondStep) {
+          // Two-step sign-in is on: the code is asked before any session (its screen posts it).
+          reply.startSecondStep(done.secondStep);
+          request.log.info(
+            { provider, intent: flow.intent, userId: done.userId },
+            'oauth sign-in waits for its code',
+          );
+          return reply.redirect(SCREENS.signinTotp);
         }
         if (done.sessionToken) {
           // Signing in as this account replaces whatever session the browser had.

@@ -8,6 +8,7 @@ import { type InsightsRouteOptions, insightsRoutes } from './insights.js';
 import { type MailboxRouteOptions, mailboxRoutes } from './mailboxes.js';
 import { type OrganiseRouteOptions, organiseRoutes } from './organise.js';
 import { type PreviewRouteOptions, previewRoutes } from './preview.js';
+import { type SecurityRouteOptions, signedInSecurityRoutes } from './security.js';
 import { type SubscriptionRouteOptions, subscriptionRoutes } from './subscriptions.js';
 
 export type SignedInRouteOptions = AccountRouteOptions &
@@ -18,6 +19,7 @@ export type SignedInRouteOptions = AccountRouteOptions &
   MailboxRouteOptions &
   OrganiseRouteOptions &
   PreviewRouteOptions &
+  SecurityRouteOptions &
   SubscriptionRouteOptions;
 
 /**
@@ -39,4 +41,5 @@ export const signedInRoutes: FastifyPluginAsync<SignedInRouteOptions> = async (a
   await app.register(organiseRoutes, options);
   await app.register(exportRoutes, options);
   await app.register(insightsRoutes, options);
+  await app.register(signedInSecurityRoutes, options);
 };

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { exactHost } from '#server/lib/address-policy.js';
 import type { MailboxCredentials, MailDescriptor, ProviderFactoryOptions } from '../descriptor.js';
 import { createImapProvider } from './adapter.js';
 import {
@@ -18,8 +19,8 @@ export function customHost(mailbox: MailboxCredentials): HostConfig | undefined 
 
 /**
  * What a mailbox's connections may reach. A host the user typed is judged at every connect (unless
- * IMAP_ALLOWED_HOSTS lists it); preset names are judged too. Trusted as configured: the operator's
- * MAIL_PROVIDER_OVERRIDES and the presets' address literals (Proton Mail Bridge on loopback).
+ * IMAP_ALLOWED_HOSTS lists it); preset names are judged too. Trusted exactly as configured (exactHost): the
+ * operator's MAIL_PROVIDER_OVERRIDES and the presets' address literals (Proton Mail Bridge on loopback).
  */
 function allowedHosts(
   provider: string,
@@ -30,7 +31,8 @@ function allowedHosts(
   const override = parseProviderOverrides(overridesJson ?? undefined)[provider as PresetProvider];
   const trusted = [override?.imap?.host, override?.smtp?.host];
   for (const host of [preset.imap.host, preset.smtp.host]) if (isIP(host)) trusted.push(host);
-  const listed = trusted.filter((h): h is string => h !== undefined).map((h) => h.toLowerCase());
+  // As written only: a name the user typed that resolves to one of these is judged like any other.
+  const listed = trusted.filter((h): h is string => h !== undefined).map(exactHost);
   return new Set([...imapAllowedHosts, ...listed]);
 }
 

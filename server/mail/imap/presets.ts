@@ -47,6 +47,28 @@ export const PRESETS: Readonly<Record<PresetProvider, { imap: HostConfig; smtp: 
   },
 };
 
+/**
+ * The address domains whose ownership a login at a preset's own server proves: the provider hosts those
+ * addresses and checks the password against their owner. Proton Mail Bridge proves nothing: it runs on
+ * the user's machine and accepts whatever account its operator signed in with. A provider not listed
+ * here (and any server the user typed) proves no address.
+ */
+const PROOF_DOMAINS: Readonly<Record<PresetProvider, readonly string[]>> = {
+  yahoo: ['yahoo.com', 'ymail.com', 'rocketmail.com'],
+  icloud: ['icloud.com', 'me.com', 'mac.com'],
+  // AOL also hosts the Verizon addresses moved to it in 2017.
+  aol: ['aol.com', 'aim.com', 'verizon.net'],
+  protonmail: [],
+};
+
+/** Whether a working login at `provider`'s own server proves that `email` belongs to the user. */
+export function loginProvesAddress(provider: string, email: string): boolean {
+  if (!Object.hasOwn(PROOF_DOMAINS, provider)) return false;
+  const at = email.lastIndexOf('@');
+  const domain = at < 0 ? '' : email.slice(at + 1).toLowerCase();
+  return PROOF_DOMAINS[provider as PresetProvider].includes(domain);
+}
+
 const ENV = 'MAIL_PROVIDER_OVERRIDES';
 
 export type ProviderOverrides = Partial<
@@ -132,7 +154,9 @@ export function resolveHosts(
   const preset = PRESETS[provider];
   const override = parseProviderOverrides(overridesJson)[provider];
   return {
-    imap: { ...preset.imap, ...override?.imap },
+    // A preset whose form asks where the server is (Proton Mail Bridge, which may listen elsewhere) takes
+    // the IMAP server typed; its connections judge that host like any other (descriptor.ts).
+    imap: custom ? { ...custom } : { ...preset.imap, ...override?.imap },
     smtp: { ...preset.smtp, ...override?.smtp },
   };
 }

@@ -129,8 +129,22 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ redirectUrl: '/connect-mailbox' });
       expect(visitor.hasCookie('ig_session')).toBe(true);
-      // ...that opens nothing, and the account is as it was.
-      expect((await visitor.get('/signin-status/')).json()).toEqual({ status: false });
+      // ...that opens a stand-in account of its own, which answers as a new account's session does (the
+      // address typed, unproven), while the owner's account is as it was.
+      const fresh = new Client(t.app);
+      const newcomer = uniqueEmail('newcomer');
+      await fresh.post('/auth/signup', { email: newcomer, password: 'other password' });
+      for (const [client, address] of [
+        [visitor, email],
+        [fresh, newcomer],
+      ] as const) {
+        expect((await client.get('/signin-status/')).json()).toEqual({ status: true });
+        const status = await client.get('/auth/email-verification');
+        expect(status.statusCode).toBe(200);
+        expect(status.json()).toEqual({ email: address, emailVerified: false });
+        expect((await client.get('/get-email-accounts')).json()).toEqual({ data: [] });
+        expect((await client.post('/auth/email-verification')).statusCode).toBe(200);
+      }
       expect((await owner.get('/signin-status/')).json()).toEqual({ status: true });
       expect(
         (await new Client(t.app).post('/auth/signin', { email, password: 'other password' })).statusCode,
@@ -268,32 +282,34 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
         expect(mails.length).toBeGreaterThan(0);
         return mails;
       });
-    const linkIn = (text: string) => {
-      const match = /http:\/\/localhost:3000(\/auth\/verify-email\?token=[\w%-]+)/.exec(text);
+    const tokenIn = (text: string) => {
+      const match = /http:\/\/localhost:3000\/confirm-email\?token=([\w%-]+)/.exec(text);
       if (!match) throw new Error(`no link in ${text}`);
-      return match[1]!;
+      return decodeURIComponent(match[1]!);
     };
 
-    it('mails a link at sign-up that proves the address once; Resend mails another', async () => {
+    it('mails a link at sign-up that proves the address once, on a POST from a session of the account', async () => {
       const { client, email } = await signedUp();
       expect((await client.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: false });
       const [mail] = await confirmMails(email);
-      const link = linkIn(mail!.text);
+      const token = tokenIn(mail!.text);
       // Resend within the cooldown adds no mail; the answer is the same.
       const resent = await client.post('/auth/email-verification');
       expect(resent.statusCode).toBe(200);
       expect(resent.json().message).toMatch(/confirmation link/);
 
-      const opened = await new Client(t.app).get(link);
+      // Links of older mails only lead to the confirm screen.
+      const opened = await new Client(t.app).get(`/auth/verify-email?token=${token}`);
       expect(opened.statusCode).toBe(302);
-      expect(opened.headers.location).toBe('/genie/subscriptions?email=verified');
+      expect(opened.headers.location).toBe(`/confirm-email?token=${token}`);
+      const confirmed = await client.post('/auth/verify-email', { token });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toEqual({ redirectUrl: '/genie/subscriptions?email=verified' });
       expect((await client.get('/auth/email-verification')).json()).toEqual({ email, emailVerified: true });
-      expect((await new Client(t.app).get(link)).headers.location).toBe(
-        '/genie/subscriptions?email=link-expired',
-      );
-      expect((await new Client(t.app).get('/auth/verify-email?token=nope')).headers.location).toBe(
-        '/genie/subscriptions?email=link-expired',
-      );
+      const again = await client.post('/auth/verify-email', { token });
+      expect(again.statusCode).toBe(400);
+      expect(again.json().message).toMatch(/invalid or has expired/);
+      expect((await client.post('/auth/verify-email', { token: 'nope' })).statusCode).toBe(400);
       expect((await new Client(t.app).get('/auth/email-verification')).statusCode).toBe(403);
     });
 

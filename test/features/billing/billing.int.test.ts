@@ -536,6 +536,39 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await billing(again)).usage.unsubscribesUsed).toBe(3);
     });
 
+    it("keeps a deleted account's trial use only under proven addresses, so nobody can spend a stranger's", async () => {
+      const { t } = await trialUser({ ...stripeEnv(), IMAP_ALLOWED_HOSTS: '127.0.0.1' }, newsletters(1));
+      const victim = uniqueEmail('victim').replace('@example.com', '@yahoo.com');
+      await dovecot.addUser({ user: victim, password: 'victim app password' });
+      // The attacker signs up with the victim's address and adds it at a server they typed (proves nothing).
+      const attacker = new Client(t.app);
+      await attacker.post('/auth/signup', { email: victim, password: 'attacker pass' });
+      const added = await attacker.post('/auth/imap', {
+        email: victim,
+        appPassword: 'victim app password',
+        host: '127.0.0.1',
+        port: dovecot.port,
+        secure: false,
+      });
+      expect(added.statusCode).toBe(200);
+      await t.app.jobs.idle();
+      await t.db
+        .updateTable('users')
+        .set({ trial_unsubscribes_used: 9 })
+        .where('email', '=', victim)
+        .execute();
+      expect((await attacker.delete('/delete-account')).statusCode).toBe(200);
+      expect(await t.db.selectFrom('trial_usage').selectAll().execute()).toEqual([]);
+
+      const owner = new Client(t.app);
+      await owner.post('/auth/signup', { email: victim, password: 'owner password' });
+      expect(
+        (await owner.post('/auth/yahoo', { email: victim, appPassword: 'victim app password' })).statusCode,
+      ).toBe(200);
+      await t.app.jobs.idle();
+      expect((await billing(owner)).usage.unsubscribesUsed).toBe(0);
+    });
+
     it('refuses a second mailbox with 401 Subscription required, allows re-connecting the first, and both on premium', async () => {
       const { t, client, email, password } = await trialUser(stripeEnv(), newsletters(1));
       const second = uniqueEmail('second').replace('@example.com', '@yahoo.com');
