@@ -92,7 +92,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
       googleBaseUrl: config.googleBaseUrl,
       microsoft: config.microsoft,
       microsoftBaseUrl: config.microsoftBaseUrl,
-      saveSecret: (mailboxId, sealed) => saveMailboxSecret(repos, mailboxId, sealed),
+      saveSecret: (mailboxId, sealed, replacing) => saveMailboxSecret(repos, mailboxId, sealed, replacing),
       imapAllowedHosts: parseHostList(config.imapAllowedHosts),
       lookup: deps.lookup,
     });

@@ -45,8 +45,11 @@ export interface ProviderFactoryOptions {
   microsoft?: OAuthClient | null;
   /** MICROSOFT_BASE_URL (the Graph fake in tests); Microsoft itself when unset. */
   microsoftBaseUrl?: string | null;
-  /** Stores a new sealed secret on a mailbox row (Microsoft rotates refresh tokens on every use). */
-  saveSecret?: (mailboxId: string, sealed: string) => Promise<void>;
+  /**
+   * Stores a new sealed secret on a mailbox row in place of `replacing` only (Microsoft rotates refresh tokens
+   * on every use); false when the row holds another secret by now (a new grant), which is then kept.
+   */
+  saveSecret?: (mailboxId: string, sealed: string, replacing: string | null) => Promise<boolean>;
   /** IMAP_ALLOWED_HOSTS: private hosts a user's IMAP server may be on anyway. */
   imapAllowedHosts?: ReadonlySet<string>;
   /** The resolver of every IMAP/SMTP connect (tests play DNS); the system's when unset. */

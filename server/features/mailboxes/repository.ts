@@ -357,8 +357,15 @@ export function createMailboxesRepository(db: Db) {
     setStatus,
 
     /** A new sealed secret (a refresh token the provider rotated while the mailbox was in use). */
-    async saveSecret(mailboxId: string, sealed: string): Promise<void> {
-      await db.updateTable('mailboxes').set({ secret: sealed }).where('id', '=', mailboxId).execute();
+    /** Compare and swap: the new secret only over `replacing`; false when the row holds another. */
+    async saveSecret(mailboxId: string, sealed: string, replacing: string | null): Promise<boolean> {
+      const swapped = await db
+        .updateTable('mailboxes')
+        .set({ secret: sealed })
+        .where('id', '=', mailboxId)
+        .where((eb) => (replacing === null ? eb('secret', 'is', null) : eb('secret', '=', replacing)))
+        .executeTakeFirst();
+      return Number(swapped.numUpdatedRows) === 1;
     },
   };
 }

@@ -60,13 +60,17 @@ export class MailboxLimitError extends SubscriptionRequiredError {
 /** The providers connected through OAuth (contract/providers.ts); their secret is a refresh token. */
 export type { OAuthMailboxProvider };
 
-/** Stores a new sealed secret on a mailbox (a refresh token Microsoft rotated during a scan). */
+/**
+ * Stores a new sealed secret on a mailbox in place of `replacing` (a refresh token Microsoft rotated during
+ * a scan); false, storing nothing, when a new grant replaced it meanwhile.
+ */
 export async function saveMailboxSecret(
   repos: Pick<Repositories, 'mailboxes'>,
   mailboxId: string,
   sealed: string,
-): Promise<void> {
-  await repos.mailboxes.saveSecret(mailboxId, sealed);
+  replacing: string | null,
+): Promise<boolean> {
+  return repos.mailboxes.saveSecret(mailboxId, sealed, replacing);
 }
 
 /**
