@@ -182,6 +182,8 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     mailboxLimit: billing.mailboxLimit,
     addressProven: accounts.mailboxProven,
     mailboxAdded: billing.mailboxConnected,
+    // The pool is made below; a removal comes with a request, after start.
+    mailboxRemoved: (mailboxId) => mailPool.evict(mailboxId),
   });
   const oauth = createOAuthService({ config, accounts, mailboxes });
   // The blog: Contentful when configured, else the repository's markdown posts, read and checked now (a bad

@@ -48,6 +48,8 @@ export interface MailboxesDeps {
   addressProven?: (userId: string, email: string) => Promise<void>;
   /** A mailbox was stored (billing: the free trial a deleted account used with that address counts). */
   mailboxAdded?: (userId: string, email: string) => Promise<void>;
+  /** A mailbox was removed: its kept connections log out now (the preview pool). */
+  mailboxRemoved?: (mailboxId: string) => void;
 }
 
 /** Adding another mailbox needs a plan; the add-account screen offers the plans on this text. */
@@ -93,6 +95,7 @@ export function createMailboxesService({
   mailboxLimit = async () => null,
   addressProven = async () => {},
   mailboxAdded = async () => {},
+  mailboxRemoved = () => {},
 }: MailboxesDeps) {
   const repo = repos.mailboxes;
 
@@ -221,6 +224,7 @@ export function createMailboxesService({
       const mailbox = await repo.findByEmail(userId, normalizeEmail(emailInput));
       if (!mailbox) throw new NotFoundError('No connected mailbox has this address.');
       await repo.remove(mailbox.id);
+      mailboxRemoved(mailbox.id);
     },
 
     /** The first mailbox that needs the user to sign in again, if any. */

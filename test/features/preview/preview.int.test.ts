@@ -336,6 +336,25 @@ describe.each(DIALECTS)('pooled preview connections on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('pooled preview connections of a removed mailbox on %s', (dialect) => {
+  it('logs them out when the mailbox is removed, not at the end of the idle time', async () => {
+    const proxy = await startProxy();
+    const own = await createTestApp(dialect, viaProxy(proxy));
+    try {
+      const user = await connectUser(own);
+      await noConnections(proxy);
+      expect((await previewOf(user)(0)).statusCode).toBe(200);
+      expect(proxy.connections()).toBeGreaterThan(0);
+      expect((await user.client.delete('/delete-email-account', { email: user.email })).statusCode).toBe(200);
+      // Kept 30 s otherwise: gone within 5 s, only the removal closes them.
+      await vi.waitFor(() => expect(proxy.connections()).toBe(0), { timeout: 5_000, interval: 50 });
+    } finally {
+      await own.close();
+      await proxy.close();
+    }
+  });
+});
+
 describe.each(DIALECTS)('pooled preview connections at shutdown on %s', (dialect) => {
   it('closes the pooled connections when the server shuts down', async () => {
     const proxy = await startProxy();
