@@ -63,6 +63,9 @@ export interface SecondStepPort {
  */
 export type EndedSessions = { sessionId: string } | { userId: string; exceptSessionId: string | null };
 
+/** The placeholder address of a stand-in account (never mailed; `.invalid` is reserved, RFC 2606). */
+const standInEmail = (userId: string) => `${userId}@duplicate-signup.invalid`;
+
 /** The stored id of the session a cookie's token opens. */
 export const sessionIdOf = (token: string): string => hashToken(token);
 
@@ -112,7 +115,7 @@ export function createAccountsService({
    * mail (not for the sign-up that made the account: that browser is the first).
    */
   async function startSession(
-    user: { id: string; email: string },
+    user: { id: string; email: string; duplicateSignup?: boolean },
     meta: SessionMeta,
     isNew = false,
   ): Promise<NewSession> {
@@ -129,7 +132,8 @@ export function createAccountsService({
       device,
     });
     const newBrowser = device ? await repo.rememberDevice(user.id, device, at) : true;
-    if (newBrowser && !isNew && meta.log && !user.email.endsWith('.invalid')) {
+    // A stand-in's address belongs to another account's owner: nothing of the stand-in is mailed there.
+    if (newBrowser && !isNew && meta.log && !user.duplicateSignup) {
       mails.sendNewSignin(user, browserName(userAgent), meta.log);
     }
     return { token, userId: user.id, redirectUrl: await redirectFor(user.id) };
@@ -137,7 +141,7 @@ export function createAccountsService({
 
   /** Into the account, or first the second factor when the user turned it on (and it is not proven yet). */
   async function signedIn(
-    user: { id: string; email: string; totpOn: boolean },
+    user: { id: string; email: string; totpOn: boolean; duplicateSignup: boolean },
     meta: SessionMeta,
     secondFactorPassed: boolean,
   ): Promise<NewSession | PendingSecondStep> {
@@ -177,7 +181,7 @@ export function createAccountsService({
       const standIn = randomUUID();
       await repo.insertUser({
         id: standIn,
-        email: `${standIn}@duplicate-signup.invalid`,
+        email: standInEmail(standIn),
         passwordHash,
         emailVerified: false,
         now: now(),
@@ -308,9 +312,13 @@ export function createAccountsService({
     async logout(token: string | undefined): Promise<void> {
       if (!token) return;
       const sessionId = sessionIdOf(token);
+      const signedIn = await repo.findSessionUser(sessionId, now());
       await repo.deleteSession(sessionId);
       sessionsEnded({ sessionId });
-      await api.removeUnusedStandIns();
+      // A stand-in account goes with its last session.
+      const user = signedIn && (await repo.findUserById(signedIn.userId));
+      if (user?.duplicateSignup && (await repo.countSessions(user.id)) === 0)
+        await api.deleteAccount(user.id);
     },
 
     /** Ends sessions (Settings → Security) and tells whoever holds connections opened with them. */
@@ -365,12 +373,15 @@ export function createAccountsService({
       // A reset mail under way finishes first, so it neither writes a token for a deleted user nor
       // lands in the outbox after the account's mails were removed.
       const user = await repo.findUserById(userId);
-      if (user) await mails.sentTo(user.email);
+      // A stand-in's address is someone else's account's: its mails, outbox and backoff are not the
+      // stand-in's to clear, so only its placeholder is named.
+      const email = user?.duplicateSignup ? standInEmail(user.id) : user?.email;
+      if (email) await mails.sentTo(email);
       await beforeDelete?.(userId);
       await repo.deleteUser(userId);
-      if (user && !user.duplicateSignup) await repo.clearSigninFailures(throttleKey(user.email));
+      if (email && !user?.duplicateSignup) await repo.clearSigninFailures(throttleKey(email));
       sessionsEnded({ userId, exceptSessionId: null });
-      if (user) await afterDelete?.({ id: user.id, email: user.email });
+      if (user && email) await afterDelete?.({ id: user.id, email });
     },
   };
   return api;

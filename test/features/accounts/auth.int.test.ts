@@ -149,6 +149,13 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
       expect(
         (await new Client(t.app).post('/auth/signin', { email, password: 'other password' })).statusCode,
       ).toBe(401);
+      // The stand-in goes with its session; the owner's account stays.
+      const standIns = () =>
+        t.db.selectFrom('users').select('id').where('duplicate_signup_email', '=', email).execute();
+      expect(await standIns()).toHaveLength(1);
+      expect((await visitor.post('/auth/logout')).statusCode).toBe(200);
+      expect(await standIns()).toEqual([]);
+      expect((await owner.get('/signin-status/')).json()).toEqual({ status: true });
       await t.app.ready();
       await vi.waitFor(async () => {
         const mails = (await readOutbox(t.dataDir)).filter((m) => m.to.includes(email));
