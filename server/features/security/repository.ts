@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '#server/db/index.js';
+import type { PasskeysTable } from '#server/db/schema.js';
 
 // SQL of account security: the second factor (TOTP secret, recovery codes, sign-ins waiting for a code),
 // passkeys and their challenges, and the sessions as their owner sees them. Explicit columns only.
@@ -240,16 +242,7 @@ export function createSecurityRepository(db: Db) {
   };
 }
 
-function toPasskey(row: {
-  id: string;
-  user_id: string;
-  public_key: string;
-  counter: number;
-  transports: string | null;
-  name: string;
-  created_at: number;
-  last_used_at: number | null;
-}): StoredPasskey {
+function toPasskey(row: Selectable<PasskeysTable>): StoredPasskey {
   return {
     id: row.id,
     userId: row.user_id,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
+import { DEV_LIST, dailyNews } from '#test/fixtures/gmail.js';
 import {
   consentWithGoogle,
   GOOGLE_PUBLIC_URL,
@@ -50,19 +51,8 @@ async function bothMailboxes(label: string): Promise<string> {
   const letters = { name: 'Letters', address: 'letters@outlook-only.example' };
   box.addMessage(box.addFolder('Letters'), outlookMessage(letters, 'Letter', 3, unsub));
   await emu.addUser(email);
-  const daily = {
-    from: 'Daily News <news@daily.example>',
-    body: 'Headlines. Unsubscribe: https://daily.example/u/1',
-    listUnsubscribe: '<https://daily.example/u/1>',
-    labels: ['INBOX', 'CATEGORY_UPDATES'],
-  };
-  const dev = {
-    from: 'Dev List <dev@lists.example>',
-    body: 'Two new threads. To unsubscribe, visit the list page.',
-    listId: '<dev.lists.example>',
-    precedence: 'list',
-    labels: ['INBOX', 'CATEGORY_FORUMS'],
-  };
+  const daily = dailyNews();
+  const dev = DEV_LIST;
   emu.insert(email, [
     { ...daily, subject: 'News 2', date: day(1) },
     { ...dev, subject: 'Release 2.1', date: day(2) },

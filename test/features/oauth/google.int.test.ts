@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { withTestApp } from '#test/fixtures/app.js';
+import { DEV_LIST, dailyNews } from '#test/fixtures/gmail.js';
 import {
   consentWithGoogle,
   GOOGLE_CALLBACK,
@@ -25,19 +26,8 @@ const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 async function gmailUser(label: string): Promise<string> {
   const email = `${label}-${randomBytes(4).toString('hex')}@gmail.test`;
   await emu.addUser(email);
-  const news = {
-    from: 'Daily News <news@daily.example>',
-    body: 'Headlines. Unsubscribe: https://daily.example/u/1',
-    listUnsubscribe: '<https://daily.example/u/1>, <mailto:leave@daily.example>',
-    labels: ['INBOX', 'CATEGORY_UPDATES'],
-  };
-  const dev = {
-    from: 'Dev List <dev@lists.example>',
-    body: 'Two new threads. To unsubscribe, visit the list page.',
-    listId: '<dev.lists.example>',
-    precedence: 'list',
-    labels: ['INBOX', 'CATEGORY_FORUMS'],
-  };
+  const news = dailyNews('<https://daily.example/u/1>, <mailto:leave@daily.example>');
+  const dev = DEV_LIST;
   const friend = { from: 'Friend <friend@example.org>', body: 'Lunch at noon?' };
   emu.insert(email, [
     { ...news, subject: 'News 3', date: day(1) },
