@@ -38,7 +38,13 @@ export default defineConfig(({ command }) => ({
       // zod's builders (z.object(…), z.string().min(…)) have no side effects: a contract schema the web
       // never uses is left out of its bundles, instead of riding along with every screen that imports the
       // contract (docs/benchmarks.md, first load).
-      treeshake: { manualPureFunctions: ['z'] },
+      treeshake: {
+        manualPureFunctions: ['z'],
+        // contract/api.ts re-exports the account-security schemas, which only the sign-in screens and
+        // Settings use: declared free of side effects, they stay in a chunk of those screens instead of
+        // riding along with every signed-in first page through the re-export (e2e/budget.e2e.test.ts).
+        moduleSideEffects: [{ test: /[\\/]contract[\\/]api[\\/]security\.ts$/, sideEffects: false }],
+      },
       output: {
         codeSplitting: {
           // Everything the entry imports statically in one chunk: the first page would otherwise fetch

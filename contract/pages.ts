@@ -102,6 +102,18 @@ export const PUBLIC_PAGES = {
     description: 'Choose a new password for your Inbox Genie account.',
     sitemap: false,
   },
+  confirmEmail: {
+    path: SCREENS.confirmEmail,
+    title: 'Confirm Your Email',
+    description: 'Confirm the address of your Inbox Genie account.',
+    sitemap: false,
+  },
+  signinTotp: {
+    path: SCREENS.signinTotp,
+    title: 'Two-Step Sign-In',
+    description: 'Enter the code from your authenticator app to finish signing in.',
+    sitemap: false,
+  },
   connectMailbox: {
     path: SCREENS.connectMailbox,
     title: 'Connect a Mailbox',

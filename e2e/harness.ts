@@ -39,10 +39,19 @@ function sendersDns(): Promise<DnsServer> {
   return dnsServer;
 }
 
+export interface ProductOptions {
+  /**
+   * The name the browser reaches the product by (its PUBLIC_URL's host); 127.0.0.1 by default. Passkeys
+   * need `localhost`: WebAuthn takes a domain, never an IP address, as the site's id.
+   */
+  hostname?: '127.0.0.1' | 'localhost';
+}
+
 /** `nodeArgs`: extra options for node itself (a CPU profile for a benchmark, say). */
 export async function startProduct(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  { hostname = '127.0.0.1' }: ProductOptions = {},
 ): Promise<Product> {
   const main = path.join(root, 'dist/server/main.js');
   if (!existsSync(main) || !existsSync(path.join(root, 'dist/web/index.html'))) {
@@ -51,7 +60,7 @@ export async function startProduct(
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ig-e2e-'));
   const dns = await sendersDns();
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${hostname}:${port}`;
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], {
     // The product reads a .env of its working folder; a developer's own .env must not reach the tests.
@@ -199,9 +208,10 @@ export function pagesOfEachTest(session: () => { browser: Browser; product: Prod
  */
 export function productForThisFile(
   env: () => Record<string, string> | Promise<Record<string, string>> = () => ({}),
+  options: ProductOptions = {},
 ) {
   const { product, browser } = peersForThisFile({
-    product: async () => startProduct(await env()),
+    product: async () => startProduct(await env(), [], options),
     browser: launchBrowser,
   });
   const open = pagesOfEachTest(() => ({ browser, product }));

@@ -7,6 +7,7 @@ export const SECURITY_MESSAGES = {
   confirmNeedsPassword:
     'Enter the password of the account this address was used for. If you did not create an Inbox Genie account, ignore the mail: nothing happens.',
   confirmLinkExpired: 'This confirmation link is invalid or has expired. Sign in and ask for a new one.',
+  confirmWrongPassword: 'That is not the password of this account.',
   codeRequired: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
   wrongCode: 'That code is not right, or it was used already. Please try again.',
   signinExpired: 'This sign-in has expired. Please sign in again.',

@@ -272,7 +272,7 @@ export function createAccountsService({
         const hashed = user.passwordHash;
         const password = proof.password;
         const ok = await backoff.attempt(throttleKey(user.email), () => verify(hashed, password));
-        if (!ok) throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
+        if (!ok) throw new NotAuthenticatedError(SECURITY_MESSAGES.confirmWrongPassword);
       }
       const confirmed = await repo.consumeEmailVerification(tokenHash, now());
       if (!confirmed) throw new InvalidInputError(SECURITY_MESSAGES.confirmLinkExpired);

@@ -23,11 +23,13 @@ const AddMailbox = page(() => import('../features/accounts/AddMailbox'));
 const ConnectMailbox = page(() => import('../features/accounts/ConnectMailbox'));
 const Accounts = page(() => import('../features/accounts/Accounts'));
 const AddAccount = page(() => import('../features/accounts/AddAccount'));
+const ConfirmEmail = page(() => import('../features/auth/ConfirmEmail'));
 const CreateAccount = page(() => import('../features/auth/CreateAccount'));
 const ForgotPassword = page(() => import('../features/auth/ForgotPassword'));
 const ProviderPage = page(() => import('../features/auth/ProviderPage'));
 const ResetConfirm = page(() => import('../features/auth/ResetConfirm'));
 const ResetSent = page(() => import('../features/auth/ResetSent'));
+const SigninCode = page(() => import('../features/auth/SigninCode'));
 const SigninPassword = page(() => import('../features/auth/SigninPassword'));
 const Billing = page(() => import('../features/billing/Billing'));
 // The blog's screens hold the markdown renderer: only they may import react-markdown, so that it stays
@@ -55,6 +57,7 @@ const SITE_PAGES = [
   ResetConfirm,
   ResetSent,
   SigninPassword,
+  SigninCode,
   About,
   HowItWorks,
   Landing,
@@ -88,6 +91,8 @@ const PUBLIC_SCREENS: Record<keyof typeof PUBLIC_PAGES, ReactNode> = {
   resetPassword: <ForgotPassword />,
   resetPasswordSent: <ResetSent />,
   resetPasswordConfirm: <ResetConfirm />,
+  confirmEmail: <ConfirmEmail />,
+  signinTotp: <SigninCode />,
   connectMailbox: <ConnectMailbox />,
   addMailbox: <AddMailbox />,
 };

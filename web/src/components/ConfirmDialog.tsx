@@ -13,6 +13,8 @@ interface ConfirmDialogProps {
   danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** After the dialog has gone (e.g. to move focus when the button that opened it went with the action). */
+  onExited?: () => void;
 }
 
 /** A yes/no question in a modal, e.g. Confirm Account Deletion (docs/product.md §2 Dialogs). */
@@ -26,10 +28,17 @@ export function ConfirmDialog({
   danger = false,
   onConfirm,
   onCancel,
+  onExited,
 }: ConfirmDialogProps) {
   const titleId = useId();
   return (
-    <Modal show={show} onHide={busy ? undefined : onCancel} centered aria-labelledby={titleId}>
+    <Modal
+      show={show}
+      onHide={busy ? undefined : onCancel}
+      onExited={onExited}
+      centered
+      aria-labelledby={titleId}
+    >
       <Modal.Header>
         <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>

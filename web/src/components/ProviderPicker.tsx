@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -41,10 +41,12 @@ interface ProviderPickerProps {
   mode: PickerMode;
   /** h1 on its own screen, h2 when it is part of a larger page. */
   headingLevel?: 1 | 2;
+  /** Another way in, under the provider's button (the sign-in screen's passkey button). */
+  children?: ReactNode;
 }
 
 /** docs/product.md §2 Provider picker. */
-export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) {
+export function ProviderPicker({ mode, headingLevel = 1, children }: ProviderPickerProps) {
   const navigate = useNavigate();
   const selectId = useId();
   const publicConfig = usePublicConfig();
@@ -93,6 +95,7 @@ export function ProviderPicker({ mode, headingLevel = 1 }: ProviderPickerProps) 
           Sign in with {provider.label}
         </Button>
       )}
+      {children}
       <p className="text-center mt-4 mb-0 small">
         Don't see your provider? <ContactLink prefill={SUGGESTION}>Suggest a New Provider</ContactLink>
       </p>

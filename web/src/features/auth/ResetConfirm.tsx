@@ -1,13 +1,18 @@
+import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
+import { SECURITY_MESSAGES, totpRequiredErrorSchema } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateReset } from '#contract/validation.js';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
+import { CodeField } from '../../components/CodeField';
 import { ruleSchema, useSchemaForm } from '../../components/formSchema';
 import { noticeState } from '../../components/notice';
+import { codeProblem, normaliseCode } from '../../components/oneTimeCode';
 import { track } from '../../lib/analytics';
+import { ApiError } from '../../lib/api-client';
 import { resetPassword } from './api/reset-password';
 
 /** /reset-password/confirm?token= (docs/product.md §2 Reset screen). */
@@ -18,20 +23,52 @@ export default function ResetConfirm() {
   return <ResetForm token={token} />;
 }
 
-/** The reset body's password rule plus the confirmation, which only the form has. */
-const resetSchema = ruleSchema({ password: z.string(), confirm: z.string() }, validateReset, (message) =>
-  message === MESSAGES.passwordsDoNotMatch ? 'confirm' : 'password',
+/**
+ * The reset body's password rule plus the confirmation, which only the form has; and the second step's
+ * code once the server asked for it (`needsCode`: the account has two-step sign-in on).
+ */
+const resetSchema = ruleSchema(
+  { password: z.string(), confirm: z.string(), code: z.string(), needsCode: z.boolean() },
+  (values) => validateReset(values) ?? (values.needsCode ? codeProblem(values.code) : null),
+  (message) =>
+    message === MESSAGES.passwordsDoNotMatch
+      ? 'confirm'
+      : message === SECURITY_MESSAGES.codeRequired
+        ? 'code'
+        : 'password',
 );
 
+/** A 401 of the reset saying the account's second step is missing or wrong. */
+function asksForCode(failure: unknown): boolean {
+  return failure instanceof ApiError && totpRequiredErrorSchema.safeParse(failure.body).success;
+}
+
+/** The first ask for the code: said in words of this screen, the field's hint says which code. */
+class CodeNeeded extends Error {
+  override message = 'Your account has two-step sign-in: enter a code as well to choose a new password.';
+}
+
 function ResetForm({ token }: { token: string }) {
-  const form = useSchemaForm(resetSchema, { password: '', confirm: '' });
+  const form = useSchemaForm(resetSchema, { password: '', confirm: '', code: '', needsCode: false });
   const navigate = useNavigate();
+  const needsCode = form.watch('needsCode');
+  const { setFocus } = form;
+  useEffect(() => {
+    if (needsCode) setFocus('code');
+  }, [needsCode, setFocus]);
 
   const { busy, error, onSubmit } = useSubmit({
     form,
-    fallback: SCREEN_ERRORS.resetPassword,
-    run: async ({ password }) => {
-      await resetPassword({ token, password });
+    fallback: (failure) => (failure instanceof CodeNeeded ? failure.message : SCREEN_ERRORS.resetPassword),
+    run: async ({ password, code }) => {
+      try {
+        await resetPassword(needsCode ? { token, password, code: normaliseCode(code) } : { token, password });
+      } catch (failure) {
+        // A wrong code once the field is there: the server's message.
+        if (!asksForCode(failure) || needsCode) throw failure;
+        form.setValue('needsCode', true);
+        throw new CodeNeeded();
+      }
       track('password_reset');
       navigate(SCREENS.signinPassword, { replace: true, state: noticeState('passwordChanged') });
     },
@@ -55,6 +92,7 @@ function ResetForm({ token }: { token: string }) {
           autoComplete="new-password"
           registration={form.register('confirm')}
         />
+        {needsCode && <CodeField id="reset-code" registration={form.register('code')} />}
         <SubmitButton busy={busy} label="Reset Password" busyLabel="Resetting…" />
       </Form>
     </AuthCard>

@@ -1,5 +1,5 @@
 import Form from 'react-bootstrap/Form';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { signinBodySchema } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { SCREEN_ERRORS } from '#contract/validation.js';
@@ -7,7 +7,9 @@ import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../com
 import { useSchemaForm } from '../../components/formSchema';
 import { track } from '../../lib/analytics';
 import { signIn } from './api/sign-in';
+import { PasskeySignIn } from './PasskeySignIn';
 import { SignedOutOnly } from './SignedOutOnly';
+import { SigninNotice } from './SigninNotice';
 import { useSignedIn } from './useSignedIn';
 
 /** /signin/password (docs/product.md §2 Sign-in screen); a signed-in visitor goes to the app. */
@@ -23,19 +25,26 @@ function SigninForm() {
   // The API's own body schema: the form has exactly its fields.
   const form = useSchemaForm(signinBodySchema, { email: '', password: '' });
   const signedIn = useSignedIn();
+  const navigate = useNavigate();
 
   const { busy, error, onSubmit } = useSubmit({
     form,
     fallback: SCREEN_ERRORS.signin,
     run: async ({ email, password }) => {
-      const { redirectUrl } = await signIn({ email: email.trim(), password });
+      const answer = await signIn({ email: email.trim(), password });
+      // Two-step sign-in: no session yet, the code comes first (the return path waits in sessionStorage).
+      if ('totpRequired' in answer) {
+        navigate(SCREENS.signinTotp);
+        return;
+      }
       track('login', { method: 'Email' });
-      await signedIn(redirectUrl || SCREENS.connectMailbox);
+      await signedIn(answer.redirectUrl || SCREENS.connectMailbox);
     },
   });
 
   return (
     <AuthCard title="Sign In">
+      <SigninNotice />
       <Form noValidate onSubmit={onSubmit}>
         <ErrorBanner message={error} />
         <Field
@@ -57,6 +66,7 @@ function SigninForm() {
         </div>
         <SubmitButton busy={busy} label="Sign In" busyLabel="Signing in…" />
       </Form>
+      <PasskeySignIn />
       <p className="text-center mt-3 mb-0 small">
         New here? <Link to={SCREENS.createAccount}>Create an account</Link>
       </p>

@@ -14,6 +14,7 @@ import { wasAlerted } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 import { useDeleteAccount } from './api/delete-account';
 import { useSettingsScreen, useUpdateSettings } from './api/settings';
+import { Security } from './Security';
 import { YourData } from './YourData';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
@@ -28,7 +29,8 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
 
 /**
  * /genie/settings: the two alert switches, the auto-block switch, the weekly report by mail (off by
- * default), the data downloads and account deletion.
+ * default), the account's security (two-step sign-in, passkeys, sessions), the data downloads and account
+ * deletion.
  */
 export default function Settings() {
   const navigate = useNavigate();
@@ -90,6 +92,7 @@ export default function Settings() {
           ))}
         </Form>
       )}
+      <Security />
       <YourData />
       <h2 className="h5">Delete your account</h2>
       <p className="text-muted">
