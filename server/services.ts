@@ -202,7 +202,10 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     idleMs: deps.mailPoolIdleMs,
   });
   const preview = createPreviewService({ repos, mail: mailPool });
-  const dataExport = createExportService({ repo: createExportRepository(db) });
+  const dataExport = createExportService({
+    repo: createExportRepository(db),
+    passkeys: (userId) => security.passkeys.list(userId),
+  });
   const insights = createInsightsService({ repo: createInsightsRepository(db) });
   return {
     accounts,

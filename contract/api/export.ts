@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { settingsSchema } from './accounts.js';
 import { mailboxProviderSchema } from './mailboxes.js';
+import { passkeySchema } from './security.js';
 import { subscriptionCategorySchema } from './subscriptions.js';
 
 // "Your data to take away": GET /export (everything stored about the user, JSON) and GET /export.csv (the
@@ -15,6 +16,8 @@ const time = z.string().nullable();
 export const exportAccountSchema = z.object({
   email: z.string(),
   emailVerified: z.boolean(),
+  /** Whether two-step sign-in is on (never its secret nor the recovery codes). */
+  twoStepSignIn: z.boolean(),
   createdAt: z.string(),
   plan: z.string(),
   settings: settingsSchema,
@@ -185,6 +188,8 @@ export const dataExportSchema = z.object({
   accountAudit: z.array(exportAuditSchema),
   weeklyReports: z.array(exportWeeklyReportSchema),
   mailboxes: z.array(exportMailboxSchema),
+  /** Names and dates of the user's passkeys (their public keys stay out). */
+  passkeys: z.array(passkeySchema),
   senders: z.array(exportSenderSchema),
   messages: z.array(exportMessageSchema),
   senderRules: z.array(exportSenderRuleSchema),

@@ -30,6 +30,13 @@ const NOT_API = ['GET *', 'GET /openapi.json', 'GET /sitemap.xml', 'GET /rss.xml
 const NO_BODY = [
   'POST /auth/logout',
   'POST /auth/email-verification',
+  // Account security: each acts on the signed-in user (or starts a signed-out passkey ceremony).
+  'POST /auth/totp/setup',
+  'POST /auth/passkeys/registration-options',
+  'POST /auth/passkeys/authentication-options',
+  'DELETE /auth/passkeys/:id',
+  'DELETE /account/sessions/:id',
+  'POST /account/sessions/revoke-others',
   'DELETE /delete-account',
   // Ends a sender's rule; what else to do is the query's (`?restore=true`).
   'DELETE /sender-rules/:subscriptionId',

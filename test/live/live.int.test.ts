@@ -70,15 +70,17 @@ describe('live events over socket.io', () => {
     return new Promise((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
   }
 
-  /** A signed-in browser: the inject client (cookies, CSRF) and a socket it opened. */
-  async function signedInTab(email = uniqueEmail()) {
+  /**
+   * A signed-in browser: the inject client (cookies, CSRF) and a socket it opened. A new account, or
+   * another browser of the account of `existing` (signed in: signing up again would open a stand-in).
+   */
+  async function signedInTab(existing?: string) {
     const client = new Client(t.app);
-    const first = await client.post('/auth/signup', { email, password: 'long enough' });
-    expect(first.statusCode).toBe(200);
-    // An address that has an account is answered like a new one, with a cookie that opens nothing.
-    if (!(await client.get('/signin-status/')).json().status) {
-      await client.post('/auth/signin', { email, password: 'long enough' });
-    }
+    const email = existing ?? uniqueEmail();
+    const answer = existing
+      ? await client.post('/auth/signin', { email, password: 'long enough' })
+      : await client.post('/auth/signup', { email, password: 'long enough' });
+    expect(answer.statusCode).toBe(200);
     const socket = open(client.cookieHeader());
     expect(await outcome(socket)).toBe('connected');
     return { client, socket, email };

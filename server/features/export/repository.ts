@@ -91,8 +91,11 @@ export function createExportRepository(db: Db) {
     async account(userId: string) {
       const row = await db
         .selectFrom('users')
-        .select([
-          'email',
+        .select((eb) => [
+          // A stand-in account's own address is its placeholder; the user knows it by the one they typed.
+          eb.fn.coalesce('duplicate_signup_email', 'email').as('email'),
+          // Whether two-step sign-in is on, never the secret.
+          eb('totp_secret', 'is not', null).as('two_step'),
           'email_verified',
           'created_at',
           'plan',
@@ -108,6 +111,7 @@ export function createExportRepository(db: Db) {
         row && {
           email: row.email,
           emailVerified: Number(row.email_verified) === 1,
+          twoStepSignIn: Boolean(row.two_step),
           createdAt: isoOf(row.created_at),
           plan: row.plan,
           settings: {

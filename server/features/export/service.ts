@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Passkey } from '#contract/api/security.js';
 import { EXPORT_CSV_COLUMNS, EXPORT_FORMAT, EXPORT_VERSION } from '#contract/api.js';
 import { FREE_TRIAL } from '#contract/billing.js';
 import type { CsvSubscription, ExportRepository } from './repository.js';
@@ -58,7 +59,12 @@ async function* section<R>(name: string, pages: AsyncIterable<R[]>): AsyncGenera
   yield ']';
 }
 
-export function createExportService(deps: { repo: ExportRepository; now?: () => number }) {
+export function createExportService(deps: {
+  repo: ExportRepository;
+  /** The user's passkeys as Settings lists them (names and dates; public keys stay out). */
+  passkeys: (userId: string) => Promise<Passkey[]>;
+  now?: () => number;
+}) {
   const { repo } = deps;
   const now = deps.now ?? Date.now;
 
@@ -92,6 +98,7 @@ export function createExportService(deps: { repo: ExportRepository; now?: () => 
           accountAudit: await repo.audit(userId),
           weeklyReports: await repo.weeklyReports(userId),
           mailboxes: await repo.mailboxes(userId),
+          passkeys: await deps.passkeys(userId),
         };
         // The small sections at once, without the closing brace; the tables follow page by page.
         yield JSON.stringify(head).slice(0, -1);

@@ -128,6 +128,23 @@ describe.each(DIALECTS)('paths into an account its owner has not claimed yet, on
     expect(status).toEqual([{ totp_secret: null }]);
   });
 
+  it('stops a Microsoft sign-in into an account with two-step sign-in at the second step', async () => {
+    const email = `twostep-${randomBytes(4).toString('hex')}@outlook.test`;
+    fake.addUser(email);
+    const owner = new Client(t.app);
+    expect((await oauth(owner, 'outlook', 'signup', email)).headers.location).toBe('/genie/subscriptions');
+    const { secret } = (await owner.post('/auth/totp/setup')).json();
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+    expect((await owner.post('/auth/totp/enable', { code: totp.generate() })).statusCode).toBe(200);
+    await t.app.jobs.idle();
+    const browser = new Client(t.app);
+    expect((await oauth(browser, 'outlook', 'signin', email)).headers.location).toBe('/signin/code');
+    expect((await browser.get('/signin-status/')).json()).toEqual({ status: false });
+    const code = totp.generate({ timestamp: Date.now() + 30_000 });
+    expect((await browser.post('/auth/signin/totp', { code })).statusCode).toBe(200);
+    expect((await browser.get('/signin-status/')).json()).toEqual({ status: true });
+  });
+
   it('counts 30 concurrent wrong passwords for one address before checking any: 5 are checked', async () => {
     const email = uniqueEmail('raced');
     expect(

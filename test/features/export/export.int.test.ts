@@ -45,6 +45,10 @@ const LEFT_OUT: Record<string, string> = {
   scanned_messages: 'ids of every message counted (no sender, no content): given as a count per mailbox',
   subscription_totals:
     'SQLite only: counts of senders per category, kept by triggers (the senders are exported)',
+  totp_recovery_codes: 'recovery codes are credentials (hashes); how many are left is in Settings',
+  signin_challenges: 'a sign-in waiting for its code, minutes long; its id is a credential',
+  webauthn_challenges: 'a passkey ceremony under way, minutes long',
+  user_devices: "hashes of the browsers' device cookies, credentials of a kind; the sessions are in Settings",
 };
 /**
  * Tables without a user's rows: the keyed hash of deleted accounts' mailbox addresses (trial_usage), failed
@@ -53,6 +57,8 @@ const LEFT_OUT: Record<string, string> = {
 const NOT_A_USERS = [
   'trial_usage',
   'signin_failures',
+  // Mails sent about an account, by a hash of the address (the per-address budget).
+  'account_mails',
   'stripe_events',
   'kysely_migration',
   'kysely_migration_lock',
