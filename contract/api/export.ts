@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { settingsSchema } from './accounts.js';
 import { mailboxProviderSchema } from './mailboxes.js';
-import { passkeySchema } from './security.js';
+import { passkeySchema } from './passkey.js';
 import { subscriptionCategorySchema } from './subscriptions.js';
 
 // "Your data to take away": GET /export (everything stored about the user, JSON) and GET /export.csv (the

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passkeySchema } from './passkey.js';
 
 // Account security (docs/decisions/091-second-factors-passkeys-and-sessions.md): confirming an address,
 // the second factor (TOTP, RFC 6238), passkeys (WebAuthn) and the account's sessions.
@@ -62,13 +63,7 @@ export type TotpStatus = z.infer<typeof totpStatusSchema>;
 /** A 401 of POST /auth/reset-password when the account has two-step sign-in and no good code came. */
 export const totpRequiredErrorSchema = z.object({ message: z.string(), totpRequired: z.literal(true) });
 
-export const passkeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-});
-export type Passkey = z.infer<typeof passkeySchema>;
+export { type Passkey, passkeySchema } from './passkey.js';
 export const passkeyListSchema = z.object({ data: z.array(passkeySchema) });
 
 /** The browser's answer to navigator.credentials (simplewebauthn's JSON), checked by the server. */
