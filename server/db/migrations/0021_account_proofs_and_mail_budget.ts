@@ -33,4 +33,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('account_mails')
     .columns(['key', 'kind', 'sent_at'])
     .execute();
+  // Rows older than the budget's hour are deleted at every reservation.
+  await db.schema.createIndex('account_mails_sent_at').on('account_mails').column('sent_at').execute();
 }

@@ -46,7 +46,7 @@ export function createAccountLimitsRepository(db: Db) {
 
     /**
      * Takes one mail of an address's budget when fewer than `max` went out in the window, in one statement
-     * (the count and the insert together). Older rows of the address go first.
+     * (the count and the insert together). Every row older than the window goes first.
      */
     async reserveAccountMail(
       key: string,
@@ -55,11 +55,8 @@ export function createAccountLimitsRepository(db: Db) {
       windowMs: number,
       max: number,
     ): Promise<boolean> {
-      await db
-        .deleteFrom('account_mails')
-        .where('key', '=', key)
-        .where('sent_at', '<=', at - windowMs)
-        .execute();
+      // Rows older than the window are of no use: none outlives it (they name an address, if only by hash).
+      await db.deleteFrom('account_mails').where('sent_at', '<=', at - windowMs).execute();
       // Parameters cast: PostgreSQL cannot type a bare parameter in a select list.
       const result = await sql`insert into account_mails (key, kind, sent_at)
         select cast(${key} as text), cast(${kind} as text), cast(${at} as bigint)
