@@ -1,47 +1,27 @@
 import type { Db } from '#server/db/index.js';
 import type { AccountAuditTable, ReceiptMethod, SubscriptionCategory } from '#server/db/schema.js';
+import { createTableReader } from './table-repository.js';
+import {
+  blockRules,
+  bulkActions,
+  bulkItems,
+  messages,
+  movedMessages,
+  senderRules,
+  senders,
+  trashedMessages,
+  unsubscribeReceipts,
+} from './tables.js';
+import { count, flag, iso, isoOf, keyset, PAGE } from './values.js';
 
 // SQL of the data export: every row stored about one user, read a page at a time. Each table is read by
 // keyset (its primary key, after the last row of the previous page), so a page costs the same at the
 // start and at the end of 50,000 message references, and no more than one page is in memory at once.
 // Columns are named one by one: secrets (users.password_hash, mailboxes.secret) and bookkeeping
-// (mailboxes.sync_state, sender_rules.tracked) are never selected.
-
-const PAGE = 1000;
+// (mailboxes.sync_state, sender_rules.tracked) are never selected. The small sections are read at once
+// here; the tables read page by page are described in tables.ts and read by table-repository.ts.
 
 export type AuditAction = AccountAuditTable['action'];
-
-/** Epoch milliseconds (a string from PostgreSQL bigint) as ISO 8601, null kept. */
-function iso(ms: number | string | null): string | null {
-  return ms === null ? null : new Date(Number(ms)).toISOString();
-}
-const isoOf = (ms: number | string): string => new Date(Number(ms)).toISOString();
-const flag = (n: number | null): boolean | null => (n === null ? null : Number(n) === 1);
-
-/** A JSON column as stored; a value that no longer parses is given as the text it is. */
-function parsed(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-const strings = (text: string): string[] => {
-  const value = parsed(text);
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-};
-
-/** Pages of rows read after the key of the previous page's last row, until a short page. */
-async function* keyset<R, K>(read: (after: K) => Promise<R[]>, keyOf: (row: R) => K, start: K) {
-  let after = start;
-  for (;;) {
-    const rows = await read(after);
-    if (rows.length > 0) yield rows;
-    if (rows.length < PAGE) return;
-    after = keyOf(rows[rows.length - 1] as R);
-  }
-}
 
 export interface CsvSubscription {
   name: string;
@@ -58,26 +38,7 @@ export interface CsvSubscription {
 }
 
 export function createExportRepository(db: Db) {
-  async function mailboxIds(userId: string): Promise<string[]> {
-    const rows = await db
-      .selectFrom('mailboxes')
-      .select('id')
-      .where('user_id', '=', userId)
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  /** Pages of a table keyed by (mailbox_id, key), one mailbox after another. */
-  async function* perMailbox<R>(
-    userId: string,
-    read: (mailboxId: string, after: string) => Promise<R[]>,
-    keyOf: (row: R) => string,
-  ) {
-    for (const mailboxId of await mailboxIds(userId)) {
-      yield* keyset((after: string) => read(mailboxId, after), keyOf, '');
-    }
-  }
+  const tables = createTableReader(db);
 
   return {
     async addAudit(entry: { id: string; userId: string; action: AuditAction; at: number }): Promise<void> {
@@ -212,7 +173,7 @@ export function createExportRepository(db: Db) {
         address: r.email,
         provider: r.provider,
         imapHost: r.imap_host,
-        imapPort: r.imap_port === null ? null : Number(r.imap_port),
+        imapPort: count(r.imap_port),
         imapSecure: flag(r.imap_secure),
         status: r.status,
         lastError: r.last_error,
@@ -224,322 +185,15 @@ export function createExportRepository(db: Db) {
       }));
     },
 
-    /** Every sender, subscriptions and personal ones alike. */
-    senders(userId: string) {
-      return keyset(
-        async (after: string) => {
-          const rows = await db
-            .selectFrom('senders')
-            .select([
-              'id',
-              'mailbox_id',
-              'address',
-              'sender_name',
-              'is_subscription',
-              'category',
-              'message_count',
-              'list_message_count',
-              'recent_count',
-              'last_message_at',
-              'read_count',
-              'read_known',
-              'unsubscribe_http',
-              'unsubscribe_mailto',
-              'unsubscribe_seen_at',
-              'one_click',
-              'unsubscribed_at',
-              'still_sending',
-              'via',
-              'list_id',
-              'brand',
-              'screened',
-              'created_at',
-              'updated_at',
-            ])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            id: r.id,
-            mailboxId: r.mailbox_id,
-            address: r.address,
-            name: r.sender_name,
-            isSubscription: Number(r.is_subscription) === 1,
-            category: r.category,
-            messageCount: Number(r.message_count),
-            listMessageCount: Number(r.list_message_count),
-            recentCount: Number(r.recent_count),
-            lastMessageAt: iso(r.last_message_at),
-            readCount: Number(r.read_count),
-            readKnown: Number(r.read_known),
-            unsubscribeHttp: strings(r.unsubscribe_http),
-            unsubscribeMailto: strings(r.unsubscribe_mailto),
-            unsubscribeSeenAt: iso(r.unsubscribe_seen_at),
-            oneClick: Number(r.one_click) === 1,
-            unsubscribedAt: iso(r.unsubscribed_at),
-            stillSending: Number(r.still_sending) === 1,
-            via: r.via,
-            listId: r.list_id,
-            brand: r.brand,
-            screened: Number(r.screened) === 1,
-            createdAt: isoOf(r.created_at),
-            updatedAt: isoOf(r.updated_at),
-          }));
-        },
-        (s) => s.id,
-        '',
-      );
-    },
-
-    messages(userId: string) {
-      return perMailbox(
-        userId,
-        async (mailboxId, after) => {
-          const rows = await db
-            .selectFrom('messages')
-            .select(['mailbox_id', 'provider_id', 'sender_id', 'folder', 'subject', 'date', 'seen'])
-            .where('mailbox_id', '=', mailboxId)
-            .where('provider_id', '>', after)
-            .orderBy('provider_id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            mailboxId: r.mailbox_id,
-            id: r.provider_id,
-            senderId: r.sender_id,
-            folder: r.folder,
-            subject: r.subject,
-            date: iso(r.date),
-            seen: flag(r.seen),
-          }));
-        },
-        (m) => m.id,
-      );
-    },
-
-    senderRules(userId: string) {
-      return perMailbox(
-        userId,
-        async (mailboxId, after) => {
-          const rows = await db
-            .selectFrom('sender_rules')
-            .select([
-              'sender_id',
-              'mailbox_id',
-              'folder',
-              'folder_name',
-              'keep_newest',
-              'expire_after_days',
-              'expire_action',
-              'provider_ref',
-              'next_due_at',
-              'created_at',
-              'updated_at',
-            ])
-            .where('mailbox_id', '=', mailboxId)
-            .where('sender_id', '>', after)
-            .orderBy('sender_id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            senderId: r.sender_id,
-            mailboxId: r.mailbox_id,
-            folder: r.folder,
-            folderName: r.folder_name,
-            keepNewest: r.keep_newest === null ? null : Number(r.keep_newest),
-            expireAfterDays: r.expire_after_days === null ? null : Number(r.expire_after_days),
-            expireAction: r.expire_action,
-            providerRef: r.provider_ref,
-            nextDueAt: iso(r.next_due_at),
-            createdAt: isoOf(r.created_at),
-            updatedAt: isoOf(r.updated_at),
-          }));
-        },
-        (r) => r.senderId,
-      );
-    },
-
-    movedMessages(userId: string) {
-      return perMailbox(
-        userId,
-        async (mailboxId, after) => {
-          const rows = await db
-            .selectFrom('moved_messages')
-            .select(['mailbox_id', 'sender_id', 'cause', 'destination', 'moved_id', 'origin', 'created_at'])
-            .where('mailbox_id', '=', mailboxId)
-            .where('moved_id', '>', after)
-            .orderBy('moved_id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            mailboxId: r.mailbox_id,
-            senderId: r.sender_id,
-            cause: r.cause,
-            destination: parsed(r.destination),
-            id: r.moved_id,
-            origin: r.origin,
-            createdAt: isoOf(r.created_at),
-          }));
-        },
-        (m) => m.id,
-      );
-    },
-
-    trashedMessages(userId: string) {
-      return perMailbox(
-        userId,
-        async (mailboxId, after) => {
-          const rows = await db
-            .selectFrom('trashed_messages')
-            .select(['mailbox_id', 'address', 'trash_id', 'origin', 'created_at'])
-            .where('mailbox_id', '=', mailboxId)
-            .where('trash_id', '>', after)
-            .orderBy('trash_id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            mailboxId: r.mailbox_id,
-            address: r.address,
-            id: r.trash_id,
-            origin: r.origin,
-            createdAt: isoOf(r.created_at),
-          }));
-        },
-        (m) => m.id,
-      );
-    },
-
-    blockRules(userId: string) {
-      return perMailbox(
-        userId,
-        async (mailboxId, after) => {
-          const rows = await db
-            .selectFrom('block_rules')
-            .select(['mailbox_id', 'address', 'provider_ref', 'created_at'])
-            .where('mailbox_id', '=', mailboxId)
-            .where('address', '>', after)
-            .orderBy('address')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            mailboxId: r.mailbox_id,
-            address: r.address,
-            providerRef: r.provider_ref,
-            createdAt: isoOf(r.created_at),
-          }));
-        },
-        (b) => b.address,
-      );
-    },
-
-    /** Receipts of every action: unsubscribes, blocks, keeps (unblock), failed ones too. */
-    unsubscribeReceipts(userId: string) {
-      return keyset(
-        async (after: string) => {
-          const rows = await db
-            .selectFrom('unsubscribe_receipts')
-            .select([
-              'id',
-              'sender_id',
-              'method',
-              'target',
-              'recipient',
-              'ok',
-              'pending',
-              'detail',
-              'created_at',
-            ])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            id: r.id,
-            senderId: r.sender_id,
-            method: r.method,
-            target: r.target,
-            recipient: r.recipient,
-            ok: Number(r.ok) === 1,
-            pending: Number(r.pending) === 1,
-            detail: r.detail,
-            createdAt: isoOf(r.created_at),
-          }));
-        },
-        (r) => r.id,
-        '',
-      );
-    },
-
-    bulkActions(userId: string) {
-      return keyset(
-        async (after: string) => {
-          const rows = await db
-            .selectFrom('bulk_actions')
-            .select(['id', 'action', 'move_to_trash', 'total', 'created_at', 'finished_at'])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(PAGE)
-            .execute();
-          return rows.map((r) => ({
-            id: r.id,
-            action: r.action,
-            moveToTrash: Number(r.move_to_trash) === 1,
-            total: Number(r.total),
-            createdAt: isoOf(r.created_at),
-            finishedAt: iso(r.finished_at),
-          }));
-        },
-        (b) => b.id,
-        '',
-      );
-    },
-
-    /** Items of the user's bulk actions, bulk after bulk, by (bulk_id, position). */
-    async *bulkItems(userId: string) {
-      const bulkIds = keyset(
-        (after: string) =>
-          db
-            .selectFrom('bulk_actions')
-            .select('id')
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(PAGE)
-            .execute(),
-        (b) => b.id,
-        '',
-      );
-      for await (const page of bulkIds) {
-        for (const bulk of page) {
-          yield* keyset(
-            async (after: number) => {
-              const rows = await db
-                .selectFrom('bulk_items')
-                .select(['bulk_id', 'position', 'subscription_id', 'outcome', 'result', 'done_at'])
-                .where('bulk_id', '=', bulk.id)
-                .where('position', '>', after)
-                .orderBy('position')
-                .limit(PAGE)
-                .execute();
-              return rows.map((r) => ({
-                bulkId: r.bulk_id,
-                position: Number(r.position),
-                subscriptionId: r.subscription_id,
-                outcome: r.outcome,
-                result: parsed(r.result),
-                doneAt: iso(r.done_at),
-              }));
-            },
-            (i) => i.position,
-            -1,
-          );
-        }
-      }
-    },
+    senders: (userId: string) => tables.pages(senders, userId),
+    messages: (userId: string) => tables.pages(messages, userId),
+    senderRules: (userId: string) => tables.pages(senderRules, userId),
+    movedMessages: (userId: string) => tables.pages(movedMessages, userId),
+    trashedMessages: (userId: string) => tables.pages(trashedMessages, userId),
+    blockRules: (userId: string) => tables.pages(blockRules, userId),
+    unsubscribeReceipts: (userId: string) => tables.pages(unsubscribeReceipts, userId),
+    bulkActions: (userId: string) => tables.pages(bulkActions, userId),
+    bulkItems: (userId: string) => tables.pages(bulkItems, userId),
 
     /** The subscription list (senders that are lists), with its mailbox and how it was unsubscribed. */
     csvSubscriptions(userId: string) {

@@ -47,7 +47,7 @@ export function isListSender(count: number, listCount: number): boolean {
 
 /**
  * isListSender as an SQL condition over two integer expressions: the upsert of a batch applies it to a
- * sender's running totals (scans/repository.ts). list-sender.test.ts runs both over the same cases.
+ * sender's running totals (scans/batch-repository.ts). list-sender.test.ts runs both over the same cases.
  */
 export function listSenderSql(count: string, listCount: string): string {
   return `${listCount} > 0 and (${listCount} = ${count} or ${listCount} >= 2)`;
