@@ -44,89 +44,93 @@ const NOT_FOUND: Resolved = {
   },
 };
 
-export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blog }: SpaOptions): void {
-  const template = root ? splitTemplate(readFileSync(path.join(root, 'index.html'), 'utf8')) : null;
+type PageSource = Pick<SpaOptions, 'publicUrl' | 'blog'>;
 
-  /** What the path shows. React Router matches paths case-insensitively and with a trailing slash. */
-  async function resolve(pathname: string): Promise<Resolved> {
-    const lower = (pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname).toLowerCase();
-    const page = STATIC_PAGES.get(lower);
-    if (page) {
-      const tags: HeadTags = {
-        title: page.title,
-        description: page.description,
-        canonical: `${publicUrl}${page.path}`,
-      };
-      if (page.path === SCREENS.blog) tags.image = await newestImage();
-      return { status: 200, tags };
-    }
-    if (lower === SCREENS.signedInArea || lower.startsWith(`${SCREENS.signedInArea}/`)) {
-      // /genie/<category> is the subscription list of that category; deeper paths are redirected by the app.
-      const title =
-        SIGNED_IN_TITLES.get(lower) ??
-        (lower.split('/').length === 3 ? SIGNED_IN_PAGES.subscriptions.title : null);
-      return {
-        status: 200,
-        tags: { title, description: PUBLIC_PAGES.home.description, canonical: null, robots: 'noindex' },
-      };
-    }
-    if (lower.startsWith(BLOG_POST_PREFIX)) {
-      const raw = pathname.replace(/\/$/, '').slice(BLOG_POST_PREFIX.length);
-      let id: string;
-      try {
-        id = decodeURIComponent(raw);
-      } catch {
-        return NOT_FOUND;
-      }
-      return BLOG_ID_PATTERN.test(id) ? postPage(id) : NOT_FOUND;
-    }
-    return NOT_FOUND;
+/** What the path shows. React Router matches paths case-insensitively and with a trailing slash. */
+async function resolvePage(pathname: string, source: PageSource): Promise<Resolved> {
+  const { publicUrl } = source;
+  const lower = (pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname).toLowerCase();
+  const page = STATIC_PAGES.get(lower);
+  if (page) {
+    const tags: HeadTags = {
+      title: page.title,
+      description: page.description,
+      canonical: `${publicUrl}${page.path}`,
+    };
+    if (page.path === SCREENS.blog) tags.image = await newestImage(source);
+    return { status: 200, tags };
   }
-
-  async function postPage(id: string): Promise<Resolved> {
-    let post: Awaited<ReturnType<BlogService['post']>>;
-    try {
-      post = await blog.post(id);
-    } catch (error) {
-      if (!(error instanceof UpstreamUnavailableError)) throw error;
-      // The source is down: the app still loads (and says so); crawlers are told to come back (503).
-      return {
-        status: 503,
-        tags: { title: PUBLIC_PAGES.blog.title, description: PUBLIC_PAGES.blog.description, canonical: null },
-      };
-    }
-    if (!post) return NOT_FOUND;
-    const url = `${publicUrl}${SCREENS.blogPost(post.id)}`;
-    const image = post.image ? { url: absoluteUrl(publicUrl, post.image.url), alt: post.image.alt } : null;
+  if (lower === SCREENS.signedInArea || lower.startsWith(`${SCREENS.signedInArea}/`)) {
+    // /genie/<category> is the subscription list of that category; deeper paths are redirected by the app.
+    const title =
+      SIGNED_IN_TITLES.get(lower) ??
+      (lower.split('/').length === 3 ? SIGNED_IN_PAGES.subscriptions.title : null);
     return {
       status: 200,
-      tags: {
-        title: post.title,
-        description: post.summary || PUBLIC_PAGES.blog.description,
-        canonical: url,
-        type: 'article',
-        image,
-        published: post.date,
-        jsonLd: blogPostingJsonLd({
-          title: post.title,
-          summary: post.summary,
-          date: post.date,
-          url,
-          image: image?.url ?? null,
-        }),
-      },
+      tags: { title, description: PUBLIC_PAGES.home.description, canonical: null, robots: 'noindex' },
     };
   }
-
-  /** The list's sharing image: the newest post's (none while the source is down). */
-  async function newestImage(): Promise<HeadTags['image']> {
+  if (lower.startsWith(BLOG_POST_PREFIX)) {
+    const raw = pathname.replace(/\/$/, '').slice(BLOG_POST_PREFIX.length);
+    let id: string;
     try {
-      const image = (await blog.list()).find((post) => post.image)?.image;
-      return image ? { url: absoluteUrl(publicUrl, image.url), alt: image.alt } : null;
+      id = decodeURIComponent(raw);
     } catch {
-      return null;
+      return NOT_FOUND;
     }
+    return BLOG_ID_PATTERN.test(id) ? postPage(id, source) : NOT_FOUND;
   }
+  return NOT_FOUND;
+}
+
+async function postPage(id: string, { publicUrl, blog }: PageSource): Promise<Resolved> {
+  let post: Awaited<ReturnType<BlogService['post']>>;
+  try {
+    post = await blog.post(id);
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) throw error;
+    // The source is down: the app still loads (and says so); crawlers are told to come back (503).
+    return {
+      status: 503,
+      tags: { title: PUBLIC_PAGES.blog.title, description: PUBLIC_PAGES.blog.description, canonical: null },
+    };
+  }
+  if (!post) return NOT_FOUND;
+  const url = `${publicUrl}${SCREENS.blogPost(post.id)}`;
+  const image = post.image ? { url: absoluteUrl(publicUrl, post.image.url), alt: post.image.alt } : null;
+  return {
+    status: 200,
+    tags: {
+      title: post.title,
+      description: post.summary || PUBLIC_PAGES.blog.description,
+      canonical: url,
+      type: 'article',
+      image,
+      published: post.date,
+      jsonLd: blogPostingJsonLd({
+        title: post.title,
+        summary: post.summary,
+        date: post.date,
+        url,
+        image: image?.url ?? null,
+      }),
+    },
+  };
+}
+
+/** The list's sharing image: the newest post's (none while the source is down). */
+async function newestImage({ publicUrl, blog }: PageSource): Promise<HeadTags['image']> {
+  try {
+    const image = (await blog.list()).find((post) => post.image)?.image;
+    return image ? { url: absoluteUrl(publicUrl, image.url), alt: image.alt } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blog }: SpaOptions): void {
+  const template = root ? splitTemplate(readFileSync(path.join(root, 'index.html'), 'utf8')) : null;
+  const source: PageSource = { publicUrl, blog };
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -136,7 +140,7 @@ export function registerSpaFallback(app: FastifyInstance, { root, publicUrl, blo
     const isFile = FILE_NAME.test(pathname);
     // HEAD too: Fastify adds HEAD only to routes, and this fallback is what serves / and client routes.
     if (template && (request.method === 'GET' || request.method === 'HEAD') && !isApi && !isFile) {
-      const { status, tags } = await resolve(pathname);
+      const { status, tags } = await resolvePage(pathname, source);
       const html = `${template.before}${renderTags(tags)}\n${template.after}`;
       const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
       reply.header('cache-control', 'no-cache').header('etag', etag).type('text/html; charset=utf-8');

@@ -10,15 +10,11 @@ import {
 import { BATCH_MODIFY_LIMIT } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
-import {
-  createFilterOnce,
-  createOrganiser,
-  fromAddress,
-  putBack,
-  senderAddress,
-  toFolder,
-} from './organise.js';
-import { DEFAULT_DISCOVERY, freshScanState, runScan, type ScanContext, senderQuery } from './scan.js';
+import { putBack } from './moves.js';
+import { createFilterOnce, createOrganiser, fromAddress, senderAddress, toFolder } from './organise.js';
+import { DEFAULT_DISCOVERY, freshScanState, runScan } from './scan.js';
+import type { ScanContext } from './scan-context.js';
+import { senderQuery } from './scan-query.js';
 import { readGmailState } from './state.js';
 import type { GmailClientOptions } from './transport.js';
 
@@ -46,7 +42,7 @@ export { BATCH_MODIFY_LIMIT };
 
 export type GmailProvider = MailProvider & {
   quotaUnitsSpent(): number;
-  /** Units by what they bought: the scan's steps (scan.ts SCAN_KINDS), else the Gmail method. */
+  /** Units by what they bought: the scan's steps (scan-context.ts SCAN_KINDS), else the Gmail method. */
   quotaUnitsByKind(): Record<string, number>;
 };
 

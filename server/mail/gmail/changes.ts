@@ -2,7 +2,7 @@ import { parseFrom } from '../headers/detect.js';
 import type { HeaderBatch, MessageHeaders, ReadStateChange } from '../provider.js';
 import { BATCH_LIMIT, GmailApiError, type HistoryRecord } from './api.js';
 import type { GmailClient } from './client.js';
-import { METADATA_HEADERS, toMessageHeaders } from './scan.js';
+import { METADATA_HEADERS, toMessageHeaders } from './scan-messages.js';
 import { type GmailSyncState, snapshot } from './state.js';
 
 // The daily check: history.list from the stored historyId, metadata of each new message (messageAdded),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { emptyHeaderFields } from '../headers/headers.js';
 import type { MessageHeaders } from '../provider.js';
 import { parseBatchResponse } from './batch.js';
-import { discoveryQuery, excludedMail, queryGroups, senderQuery, wantedNext } from './scan.js';
+import { discoveryQuery, excludedMail, queryGroups, senderQuery } from './scan-query.js';
+import { wantedNext } from './scan-senders.js';
 import { readGmailState } from './state.js';
 import { retryAfterMs } from './transport.js';
 

@@ -7,7 +7,8 @@ import {
   openClient,
   toMailError,
 } from './connection.js';
-import { createFolder, findSenderMessages, moveMessages, parseImapId, restoreMoved } from './organise.js';
+import { createFolder } from './folders.js';
+import { findSenderMessages, moveMessages, parseImapId, restoreMoved } from './organise.js';
 import type { HostConfig } from './presets.js';
 import { listMailboxes } from './scan.js';
 import { syncInWorker } from './scan-thread.js';

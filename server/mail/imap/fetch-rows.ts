@@ -1,5 +1,8 @@
 import type { ImapFlow } from 'imapflow';
 import { SCAN_HEADER_FIELDS } from '../provider.js';
+import { MAX_UID, readFetchLine } from './fetch-line.js';
+
+export { readFetchLine };
 
 /**
  * The scan's one command, `UID FETCH <lo:hi> (UID FLAGS INTERNALDATE BODY.PEEK[HEADER.FIELDS (…)])`, sent on
@@ -9,8 +12,8 @@ import { SCAN_HEADER_FIELDS } from '../provider.js';
  * IMAP text to use as a key, hashes a fallback id and builds a Set of flags, which was most of the CPU
  * ImapFlow spent on a scan. And why not ImapFlow's tokenizer either: it builds a node, a token object and a
  * string per atom, most of the worker's garbage (docs/decisions/055-imap-scan-speed.md). So each answer line is read twice over at most:
- * - `readFetchLine` reads the line ImapFlow's stream has framed (line bytes, literals apart) in one pass
- *   over its bytes, accepting only the strict shape this command gets answered with;
+ * - `readFetchLine` (fetch-line.ts) reads the line ImapFlow's stream has framed (line bytes, literals
+ *   apart) in one pass over its bytes, accepting only the strict shape this command gets answered with;
  * - any line it does not accept byte for byte goes on to ImapFlow's tokenizer and `readFetchRow`, which
  *   read the same four attributes from the tokens. Both give the same row for every line the first
  *   accepts (fetch-rows.test.ts compares them on Dovecot's answers and on mutated lines).
@@ -87,7 +90,6 @@ function readLinesFirst(client: ImapFlow): void {
   };
 }
 
-const MAX_UID = 4_294_967_295;
 const UID_DIGITS = /^[1-9][0-9]{0,9}$/;
 
 /**
@@ -148,154 +150,6 @@ function bytesOf(token: Token): Buffer | null {
   // A section is an nstring: some servers answer small ones quoted; the tokenizer decoded it as UTF-8.
   if (typeof token.value === 'string') return Buffer.from(token.value, 'utf8');
   return null;
-}
-
-const SP = 0x20;
-const PAREN_OPEN = 0x28;
-const PAREN_CLOSE = 0x29;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const BRACKET_OPEN = 0x5b;
-const BRACKET_CLOSE = 0x5d;
-const CURLY_OPEN = 0x7b;
-const CURLY_CLOSE = 0x7d;
-const CR = 0x0d;
-const LF = 0x0a;
-
-const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
-const isLetter = (c: number | undefined) => c !== undefined && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-/** ATOM-CHAR of RFC 9051 without `]` (resp-specials): printable ASCII except atom-specials. */
-const isAtomChar = (c: number | undefined) =>
-  c !== undefined &&
-  c > SP &&
-  c < 0x7f &&
-  c !== PAREN_OPEN &&
-  c !== PAREN_CLOSE &&
-  c !== CURLY_OPEN &&
-  c !== 0x25 && // %
-  c !== 0x2a && // *
-  c !== QUOTE &&
-  c !== BACKSLASH &&
-  c !== BRACKET_CLOSE;
-
-/** Whether line[start, end) spells `word` (upper-case letters), without case. */
-function spells(line: Buffer, start: number, end: number, word: string): boolean {
-  if (end - start !== word.length) return false;
-  for (let k = 0; k < word.length; k++) if ((line[start + k]! & 0xdf) !== word.charCodeAt(k)) return false;
-  return true;
-}
-
-/**
- * Reads one framed answer line, `* <n> FETCH (<name> <value> …)`, as ImapFlow's stream hands it over: the
- * line's bytes with each literal's `{size}` marker and CRLF kept in place, the literals' bytes apart in
- * order. Accepted names: UID, FLAGS, INTERNALDATE, BODY[<section>] and MODSEQ, in any order, each pair
- * separated by one space; values as RFC 9051 writes them. Gives the row (UID 0 when there was no usable
- * UID, as readFetchRow), or null for any line of another shape: a quoted value with bytes beyond ASCII, a
- * partial section, an unknown attribute, a NUL-padded line. One pass, linear in the line's length.
- */
-export function readFetchLine(line: Buffer, literals: ReadonlyArray<Buffer>): FetchedRow | null {
-  const end = line.length;
-  if (end < 12 || line[0] !== 0x2a || line[1] !== SP) return null;
-  let i = 2;
-  while (isDigit(line[i])) i++;
-  if (i === 2 || line[i] !== SP) return null;
-  const name = ++i;
-  if (!spells(line, name, name + 5, 'FETCH') || line[name + 5] !== SP || line[name + 6] !== PAREN_OPEN)
-    return null;
-  i = name + 7;
-  let uid = 0;
-  let seen: boolean | null = null;
-  let internalDate: string | null = null;
-  let header: Buffer | null = null;
-  let literal = 0;
-  for (;;) {
-    const start = i;
-    while (isLetter(line[i])) i++;
-    if (spells(line, start, i, 'UID')) {
-      if (line[i++] !== SP) return null;
-      const digits = i;
-      while (isDigit(line[i])) i++;
-      if (i === digits) return null;
-      // As readFetchRow: a leading zero or more than ten digits is no usable UID.
-      const n = line[digits] === 0x30 || i - digits > 10 ? 0 : Number(line.toString('latin1', digits, i));
-      uid = n <= MAX_UID ? n : 0;
-    } else if (spells(line, start, i, 'FLAGS')) {
-      if (line[i++] !== SP || line[i++] !== PAREN_OPEN) return null;
-      seen = false;
-      while (line[i] !== PAREN_CLOSE) {
-        const flag = i;
-        if (line[i] === BACKSLASH) i++;
-        while (isAtomChar(line[i])) i++;
-        if (i === flag || (line[flag] === BACKSLASH && i === flag + 1)) return null;
-        if (spells(line, flag + 1, i, 'SEEN') && line[flag] === BACKSLASH) seen = true;
-        if (line[i] === SP && line[i + 1] !== PAREN_CLOSE) i++;
-        else if (line[i] !== PAREN_CLOSE) return null;
-      }
-      i++;
-    } else if (spells(line, start, i, 'INTERNALDATE')) {
-      if (line[i++] !== SP || line[i++] !== QUOTE) return null;
-      const from = i;
-      while (i < end && line[i]! >= SP && line[i]! < 0x7f && line[i] !== QUOTE && line[i] !== BACKSLASH) i++;
-      if (line[i] !== QUOTE) return null;
-      internalDate = line.toString('latin1', from, i++);
-    } else if (spells(line, start, i, 'BODY')) {
-      // The section as the server echoes the one asked for: `[HEADER.FIELDS (FROM …)]`, atoms only (no
-      // quoting, no partial), a part name and at most one list of field names.
-      if (line[i++] !== BRACKET_OPEN) return null;
-      const part = i;
-      while (isAtomChar(line[i])) i++;
-      if (line[i] === SP && i > part) {
-        if (line[++i] !== PAREN_OPEN) return null;
-        do {
-          const field = ++i;
-          while (isAtomChar(line[i])) i++;
-          if (i === field) return null;
-        } while (line[i] === SP);
-        if (line[i++] !== PAREN_CLOSE) return null;
-      }
-      if (line[i++] !== BRACKET_CLOSE || line[i++] !== SP) return null;
-      if (line[i] === CURLY_OPEN) {
-        i++;
-        const digits = i;
-        while (isDigit(line[i])) i++;
-        const size = i - digits > 0 && i - digits <= 15 ? Number(line.toString('latin1', digits, i)) : -1;
-        if (line[i++] !== CURLY_CLOSE || line[i++] !== CR || line[i++] !== LF) return null;
-        // The stream framed exactly `size` bytes; a count that disagrees is a line of another shape.
-        const bytes = literals[literal++];
-        if (bytes === undefined || bytes.length !== size) return null;
-        header = bytes;
-      } else if (line[i] === QUOTE) {
-        const from = ++i;
-        let escaped = false;
-        while (i < end && line[i] !== QUOTE) {
-          const c = line[i]!;
-          if (c < SP || c >= 0x7f) return null;
-          if (c === BACKSLASH) {
-            if (line[i + 1] !== QUOTE && line[i + 1] !== BACKSLASH) return null;
-            escaped = true;
-            i++;
-          }
-          i++;
-        }
-        if (line[i] !== QUOTE) return null;
-        const raw = line.toString('latin1', from, i++);
-        header = Buffer.from(escaped ? raw.replace(/\\(["\\])/g, '$1') : raw, 'latin1');
-      } else if (spells(line, i, i + 3, 'NIL')) {
-        i += 3;
-        header = null;
-      } else return null;
-    } else if (spells(line, start, i, 'MODSEQ')) {
-      if (line[i++] !== SP || line[i++] !== PAREN_OPEN) return null;
-      const digits = i;
-      while (isDigit(line[i])) i++;
-      if (i === digits || line[i++] !== PAREN_CLOSE) return null;
-    } else return null;
-    if (line[i] === SP) i++;
-    else if (line[i] === PAREN_CLOSE && i === end - 1) break;
-    else return null;
-  }
-  if (literal !== literals.length) return null;
-  return { uid, seen, internalDate, header: header ?? Buffer.alloc(0) };
 }
 
 // Exactly what detection reads (docs/ARCHITECTURE.md, the mail port); everything else stays on the server.

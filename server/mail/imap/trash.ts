@@ -1,16 +1,8 @@
 import type { ImapFlow } from 'imapflow';
 import type { MovedMessage, RestoreResult, TrashedMessage, TrashResult } from '../provider.js';
-import {
-  addResult,
-  createTrash,
-  messageIdOf,
-  moveFromFolder,
-  type Picked,
-  restoreMessages,
-  senderAddress,
-  sentBy,
-  uidSets,
-} from './organise.js';
+import { createTrash } from './folders.js';
+import { addResult, messageIdOf, moveFromFolder, type Picked, uidSets } from './move.js';
+import { restoreMessages, senderAddress, sentBy } from './organise.js';
 import { listMailboxes } from './scan.js';
 
 // Block, IMAP side: every message of a sender in the scanned folders goes to the \Trash folder (flagged so

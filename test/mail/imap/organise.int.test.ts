@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import { describe, expect, it } from 'vitest';
-import { uidSets } from '#server/mail/imap/organise.js';
+import { uidSets } from '#server/mail/imap/move.js';
 import {
   type FoundMessage,
   INBOX_ORIGIN,
