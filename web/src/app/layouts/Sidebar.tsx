@@ -18,19 +18,11 @@ const UNSUBSCRIBER_LINKS = [
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `sidebar-link${isActive ? ' active' : ''}`;
 
-/** docs/product.md §2 Sidebar of the signed-in area. */
-export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(function Sidebar(
-  { id, open },
-  ref,
-) {
+/** Logout: the session ends on the server, then here, and the sign-in page shows; a failure alerts. */
+function useLogout() {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
   const { signedOut } = useSession();
-  const hasSubscription = useHasSubscription();
-  const [unsubscriberOpen, setUnsubscriberOpen] = useState(true);
-  const unsubscriberId = useId();
-
-  async function logout() {
+  return async function logout() {
     try {
       await logOut();
     } catch (error) {
@@ -40,7 +32,19 @@ export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(fu
     }
     signedOut();
     navigate(SCREENS.signin);
-  }
+  };
+}
+
+/** docs/product.md §2 Sidebar of the signed-in area. */
+export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(function Sidebar(
+  { id, open },
+  ref,
+) {
+  const { pathname } = useLocation();
+  const logout = useLogout();
+  const hasSubscription = useHasSubscription();
+  const [unsubscriberOpen, setUnsubscriberOpen] = useState(true);
+  const unsubscriberId = useId();
 
   return (
     <nav ref={ref} id={id} aria-label="Dashboard" className={`sidebar${open ? ' open' : ''}`}>

@@ -79,6 +79,28 @@ function addMailboxSchema(provider: AppPasswordProvider | null, asksServer: bool
   );
 }
 
+type Server = NonNullable<NonNullable<ReturnType<typeof providerById>>['addMailbox']>['server'];
+type MailboxSchema = ReturnType<typeof addMailboxSchema>;
+
+/** The body of POST /add-mailbox: the address and password, and the server fields where the form asks them. */
+function bodyOf(
+  { email, appPassword, host, port, secure }: z.output<MailboxSchema>,
+  server: Server,
+): AddMailboxBody {
+  const answer: AddMailboxBody = { email: email.trim(), appPassword };
+  const defaults = server?.defaults;
+  if (!defaults) return answer;
+  const typed = { host: host.trim(), port: Number(port.trim()), secure };
+  // Where the server fields are optional (Proton Mail Bridge), unchanged ones mean the server's preset
+  // (which an operator may override).
+  const preset =
+    server?.asks === 'optional' &&
+    typed.host === defaults.host &&
+    typed.port === defaults.port &&
+    typed.secure === defaults.secure;
+  return preset ? answer : { ...answer, ...typed };
+}
+
 function AddMailboxForm({
   provider,
   initialEmail,
@@ -98,25 +120,10 @@ function AddMailboxForm({
     port: String(defaults?.port ?? TLS_PORT),
     secure: defaults?.secure ?? true,
   });
-  const [secureTouched, setSecureTouched] = useState(false);
   const goTo = useGoTo();
 
   const help = row?.addMailbox?.help;
   const title = addMailboxTitle(provider);
-
-  function body({ email, appPassword, host, port, secure }: z.output<typeof schema>): AddMailboxBody {
-    const answer: AddMailboxBody = { email: email.trim(), appPassword };
-    if (!defaults) return answer;
-    const typed = { host: host.trim(), port: Number(port.trim()), secure };
-    // Where the server fields are optional (Proton Mail Bridge), unchanged ones mean the server's preset
-    // (which an operator may override).
-    const preset =
-      server?.asks === 'optional' &&
-      typed.host === defaults.host &&
-      typed.port === defaults.port &&
-      typed.secure === defaults.secure;
-    return preset ? answer : { ...answer, ...typed };
-  }
 
   const { busy, error, onSubmit } = useSubmit({
     form,
@@ -125,7 +132,7 @@ function AddMailboxForm({
       isStatus(failure, 401) ? SCREEN_ERRORS.subscriptionRequired : SCREEN_ERRORS.addMailbox,
     run: async (values) => {
       if (!provider) return;
-      const { redirectUrl } = await addMailbox(provider, body(values));
+      const { redirectUrl } = await addMailbox(provider, bodyOf(values, server));
       goTo(redirectUrl || SCREENS.subscriptions);
     },
   });
@@ -159,51 +166,65 @@ function AddMailboxForm({
             </Form.Text>
           )}
         </Form.Group>
-        {defaults && (
-          <fieldset className="mb-3">
-            <legend className="fs-6 fw-semibold">Server settings</legend>
-            {server?.note && <p className="small text-muted">{server.note}</p>}
-            <div className="row g-2">
-              <Form.Group className="col-12 col-sm-8" controlId="mailbox-host">
-                <Form.Label>IMAP Server</Form.Label>
-                <Form.Control
-                  type="text"
-                  inputMode="url"
-                  autoComplete="off"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  placeholder="imap.example.com"
-                  {...form.register('host')}
-                />
-              </Form.Group>
-              <Form.Group className="col-12 col-sm-4" controlId="mailbox-port">
-                <Form.Label>Port</Form.Label>
-                <Form.Control
-                  type="text"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  {...form.register('port', {
-                    // TLS from the first byte is the rule on 993; the switch follows the port until it
-                    // is set by hand.
-                    onChange: (e) => {
-                      if (!secureTouched) form.setValue('secure', Number(e.target.value.trim()) === TLS_PORT);
-                    },
-                  })}
-                />
-              </Form.Group>
-            </div>
-            <Form.Check
-              type="switch"
-              role="switch"
-              id="mailbox-secure"
-              className="mt-2"
-              label="Use TLS (SSL)"
-              {...form.register('secure', { onChange: () => setSecureTouched(true) })}
-            />
-          </fieldset>
-        )}
+        {defaults && <ServerSettings note={server?.note} form={form} />}
         <SubmitButton busy={busy} disabled={!provider} label="Add Account" busyLabel="Adding..." />
       </Form>
     </AuthCard>
+  );
+}
+
+/**
+ * "Server settings", for providers that ask where the IMAP server is: host, port (as typed) and TLS.
+ */
+function ServerSettings({
+  note,
+  form,
+}: {
+  note: string | undefined;
+  form: ReturnType<typeof useSchemaForm<MailboxSchema>>;
+}) {
+  const [secureTouched, setSecureTouched] = useState(false);
+  return (
+    <fieldset className="mb-3">
+      <legend className="fs-6 fw-semibold">Server settings</legend>
+      {note && <p className="small text-muted">{note}</p>}
+      <div className="row g-2">
+        <Form.Group className="col-12 col-sm-8" controlId="mailbox-host">
+          <Form.Label>IMAP Server</Form.Label>
+          <Form.Control
+            type="text"
+            inputMode="url"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="imap.example.com"
+            {...form.register('host')}
+          />
+        </Form.Group>
+        <Form.Group className="col-12 col-sm-4" controlId="mailbox-port">
+          <Form.Label>Port</Form.Label>
+          <Form.Control
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            {...form.register('port', {
+              // TLS from the first byte is the rule on 993; the switch follows the port until it
+              // is set by hand.
+              onChange: (e) => {
+                if (!secureTouched) form.setValue('secure', Number(e.target.value.trim()) === TLS_PORT);
+              },
+            })}
+          />
+        </Form.Group>
+      </div>
+      <Form.Check
+        type="switch"
+        role="switch"
+        id="mailbox-secure"
+        className="mt-2"
+        label="Use TLS (SSL)"
+        {...form.register('secure', { onChange: () => setSecureTouched(true) })}
+      />
+    </fieldset>
   );
 }

@@ -89,143 +89,177 @@ const METHODS: Method[] = [
   },
 ];
 
+/** The page's title and what it covers. */
+function StepsHeader() {
+  return (
+    <header className="mk-doc-header py-5">
+      <Container>
+        <span className="mk-eyebrow">How it works</span>
+        <h1 className="mk-display mb-3">How Inbox Genie works</h1>
+        <p className="mk-lead mb-0" style={{ maxWidth: '44rem' }}>
+          Connect a mailbox, look through the senders that email you, and decide what stays. Three steps, and
+          most of the work is done for you.
+        </p>
+      </Container>
+    </header>
+  );
+}
+
+/** The three steps, each a card that jumps to its section. */
+function StepsNav() {
+  return (
+    <nav aria-label="Steps">
+      <Row xs={1} md={3} className="g-3 mb-5">
+        {STEPS.map((step, index) => (
+          <Col key={step.id}>
+            <Card className="mk-card">
+              <Card.Body className="d-flex gap-3 p-3 p-md-4">
+                <span className="mk-step-number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <div className="mk-min-w-0">
+                  <a href={`#${step.id}`} className="stretched-link text-reset text-decoration-none">
+                    <strong>{step.title}</strong>
+                  </a>
+                  <p className="text-body-secondary small mb-0 mt-1">{step.summary}</p>
+                </div>
+              </Card.Body>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </nav>
+  );
+}
+
+/** Step 1: connecting a mailbox, by provider, and the first scan. */
+function AddAccountStep() {
+  return (
+    <section id="add-an-account" aria-labelledby="add-an-account-title">
+      <h2 id="add-an-account-title">Step 1: Add an email account</h2>
+      <p>
+        <Link to="/signup">Sign up</Link> and choose your mail provider from the list: Gmail, Outlook, Yahoo,
+        iCloud, AOL, or another mail host that supports IMAP. How you connect depends on the provider.
+      </p>
+
+      <h3>Gmail and Outlook: sign in with your provider</h3>
+      <p>
+        Press <strong>Sign in with Gmail</strong> or <strong>Sign in with Outlook</strong> and you are taken
+        to Google’s or Microsoft’s own sign-in page (OAuth). There you approve the permissions Inbox Genie
+        asks for and are sent back. Your password is never shown to Inbox Genie, and you can withdraw the
+        access from your Google or Microsoft account at any time.
+      </p>
+      <ul>
+        <li>
+          Gmail: the <code>gmail.modify</code> scope, to read message headers, move mail to the trash and send
+          unsubscribe requests, and the <code>gmail.settings.basic</code> scope, to create the filter that
+          blocks a sender.
+        </li>
+        <li>
+          Outlook: <code>Mail.ReadWrite</code>, <code>Mail.Send</code> and{' '}
+          <code>MailboxSettings.ReadWrite</code>, for the same three jobs.
+        </li>
+      </ul>
+
+      <h3>Yahoo, iCloud and AOL: use an app-specific password</h3>
+      <p>
+        These providers let you create an <strong>app-specific password</strong>: a separate password for one
+        app, which you can revoke on its own without changing your real password. Create one in your
+        provider’s account security settings (Inbox Genie links to the instructions for Yahoo and iCloud),
+        then enter your email address and the app-specific password. Inbox Genie stores it encrypted and uses
+        it only to reach your mailbox. The same works for any other host that offers IMAP access.
+      </p>
+
+      <h3>Then Inbox Genie gets to work</h3>
+      <p>
+        Inbox Genie looks through the headers of your messages, never their contents, and builds the list of{' '}
+        <strong>Subscriptions to Review</strong>: one row per sender with the sender’s name, address and how
+        many messages it has sent you. Sort it by newest messages or by most messages, search it by address,
+        and open a sender to read a preview of any of its messages before you decide. Subscriptions keep
+        arriving while the list loads, and every day Inbox Genie checks again for new senders, which appear on
+        your screen as they are found.
+      </p>
+      <p>
+        With a premium plan you can add more mailboxes under <strong>Email Accounts</strong> and manage all of
+        them from one place.
+      </p>
+    </section>
+  );
+}
+
+/** Step 2: Keep. */
+function KeepStep() {
+  return (
+    <section id="keep-a-newsletter" aria-labelledby="keep-a-newsletter-title">
+      <h2 id="keep-a-newsletter-title">Step 2: Keep a newsletter</h2>
+      <p>
+        Found something you actually read? Press <strong>Keep Subscription</strong>. The sender leaves the
+        review list and moves to <strong>Screened Subscriptions</strong>, so the review list only ever holds
+        senders you have not decided on yet. Nothing changes in your mailbox: the newsletter keeps arriving as
+        before.
+      </p>
+      <p>
+        Changed your mind later? Open Screened Subscriptions and unsubscribe from there. It works the other
+        way round too: a sender in your Unsubscribed list can be moved back to the ones you keep.
+      </p>
+    </section>
+  );
+}
+
+/** Step 3: Unsubscribe, and the four ways out it tries in turn. */
+function UnsubscribeStep() {
+  return (
+    <section id="unsubscribe" aria-labelledby="unsubscribe-title">
+      <h2 id="unsubscribe-title">Step 3: Unsubscribe</h2>
+      <p>
+        Press <strong>Unsubscribe</strong> and Inbox Genie reads the unsubscribe options the sender put in its
+        messages, then uses the best one available, in this order:
+      </p>
+      {METHODS.map((method) => (
+        <section key={method.id} id={method.id} aria-labelledby={`${method.id}-title`}>
+          <h3 id={`${method.id}-title`}>{method.title}</h3>
+          {method.body}
+        </section>
+      ))}
+      <div className="mk-callout mt-4">
+        <p>
+          Every sender you unsubscribe from or block is listed under <strong>Unsubscribed</strong>, so you
+          always know where each one went. The free trial includes 10 free unsubscribes; premium plans
+          unsubscribe without limit. See <Link to="/pricing">Pricing</Link>.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** Where to read more or ask, and the way in. */
+function Questions() {
+  return (
+    <section aria-labelledby="questions-title">
+      <h2 id="questions-title">Questions?</h2>
+      <p>
+        Read how we handle your data in the <Link to="/privacy">Privacy Policy</Link>, or send us a message
+        through the <ContactLink>Contact Us</ContactLink> form.
+      </p>
+      <Link to="/signup" className="btn btn-primary btn-lg mt-2">
+        Get Started
+      </Link>
+    </section>
+  );
+}
+
 export default function HowItWorks() {
   return (
     <div className="mk-page">
-      <header className="mk-doc-header py-5">
-        <Container>
-          <span className="mk-eyebrow">How it works</span>
-          <h1 className="mk-display mb-3">How Inbox Genie works</h1>
-          <p className="mk-lead mb-0" style={{ maxWidth: '44rem' }}>
-            Connect a mailbox, look through the senders that email you, and decide what stays. Three steps,
-            and most of the work is done for you.
-          </p>
-        </Container>
-      </header>
-
+      <StepsHeader />
       <Container className="py-5">
-        <nav aria-label="Steps">
-          <Row xs={1} md={3} className="g-3 mb-5">
-            {STEPS.map((step, index) => (
-              <Col key={step.id}>
-                <Card className="mk-card">
-                  <Card.Body className="d-flex gap-3 p-3 p-md-4">
-                    <span className="mk-step-number" aria-hidden="true">
-                      {index + 1}
-                    </span>
-                    <div className="mk-min-w-0">
-                      <a href={`#${step.id}`} className="stretched-link text-reset text-decoration-none">
-                        <strong>{step.title}</strong>
-                      </a>
-                      <p className="text-body-secondary small mb-0 mt-1">{step.summary}</p>
-                    </div>
-                  </Card.Body>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        </nav>
-
+        <StepsNav />
         <Row className="justify-content-center">
           <Col lg={9} xl={8} className="mk-prose">
-            <section id="add-an-account" aria-labelledby="add-an-account-title">
-              <h2 id="add-an-account-title">Step 1: Add an email account</h2>
-              <p>
-                <Link to="/signup">Sign up</Link> and choose your mail provider from the list: Gmail, Outlook,
-                Yahoo, iCloud, AOL, or another mail host that supports IMAP. How you connect depends on the
-                provider.
-              </p>
-
-              <h3>Gmail and Outlook: sign in with your provider</h3>
-              <p>
-                Press <strong>Sign in with Gmail</strong> or <strong>Sign in with Outlook</strong> and you are
-                taken to Google’s or Microsoft’s own sign-in page (OAuth). There you approve the permissions
-                Inbox Genie asks for and are sent back. Your password is never shown to Inbox Genie, and you
-                can withdraw the access from your Google or Microsoft account at any time.
-              </p>
-              <ul>
-                <li>
-                  Gmail: the <code>gmail.modify</code> scope, to read message headers, move mail to the trash
-                  and send unsubscribe requests, and the <code>gmail.settings.basic</code> scope, to create
-                  the filter that blocks a sender.
-                </li>
-                <li>
-                  Outlook: <code>Mail.ReadWrite</code>, <code>Mail.Send</code> and{' '}
-                  <code>MailboxSettings.ReadWrite</code>, for the same three jobs.
-                </li>
-              </ul>
-
-              <h3>Yahoo, iCloud and AOL: use an app-specific password</h3>
-              <p>
-                These providers let you create an <strong>app-specific password</strong>: a separate password
-                for one app, which you can revoke on its own without changing your real password. Create one
-                in your provider’s account security settings (Inbox Genie links to the instructions for Yahoo
-                and iCloud), then enter your email address and the app-specific password. Inbox Genie stores
-                it encrypted and uses it only to reach your mailbox. The same works for any other host that
-                offers IMAP access.
-              </p>
-
-              <h3>Then Inbox Genie gets to work</h3>
-              <p>
-                Inbox Genie looks through the headers of your messages, never their contents, and builds the
-                list of <strong>Subscriptions to Review</strong>: one row per sender with the sender’s name,
-                address and how many messages it has sent you. Sort it by newest messages or by most messages,
-                search it by address, and open a sender to read a preview of any of its messages before you
-                decide. Subscriptions keep arriving while the list loads, and every day Inbox Genie checks
-                again for new senders, which appear on your screen as they are found.
-              </p>
-              <p>
-                With a premium plan you can add more mailboxes under <strong>Email Accounts</strong> and
-                manage all of them from one place.
-              </p>
-            </section>
-
-            <section id="keep-a-newsletter" aria-labelledby="keep-a-newsletter-title">
-              <h2 id="keep-a-newsletter-title">Step 2: Keep a newsletter</h2>
-              <p>
-                Found something you actually read? Press <strong>Keep Subscription</strong>. The sender leaves
-                the review list and moves to <strong>Screened Subscriptions</strong>, so the review list only
-                ever holds senders you have not decided on yet. Nothing changes in your mailbox: the
-                newsletter keeps arriving as before.
-              </p>
-              <p>
-                Changed your mind later? Open Screened Subscriptions and unsubscribe from there. It works the
-                other way round too: a sender in your Unsubscribed list can be moved back to the ones you
-                keep.
-              </p>
-            </section>
-
-            <section id="unsubscribe" aria-labelledby="unsubscribe-title">
-              <h2 id="unsubscribe-title">Step 3: Unsubscribe</h2>
-              <p>
-                Press <strong>Unsubscribe</strong> and Inbox Genie reads the unsubscribe options the sender
-                put in its messages, then uses the best one available, in this order:
-              </p>
-              {METHODS.map((method) => (
-                <section key={method.id} id={method.id} aria-labelledby={`${method.id}-title`}>
-                  <h3 id={`${method.id}-title`}>{method.title}</h3>
-                  {method.body}
-                </section>
-              ))}
-              <div className="mk-callout mt-4">
-                <p>
-                  Every sender you unsubscribe from or block is listed under <strong>Unsubscribed</strong>, so
-                  you always know where each one went. The free trial includes 10 free unsubscribes; premium
-                  plans unsubscribe without limit. See <Link to="/pricing">Pricing</Link>.
-                </p>
-              </div>
-            </section>
-
-            <section aria-labelledby="questions-title">
-              <h2 id="questions-title">Questions?</h2>
-              <p>
-                Read how we handle your data in the <Link to="/privacy">Privacy Policy</Link>, or send us a
-                message through the <ContactLink>Contact Us</ContactLink> form.
-              </p>
-              <Link to="/signup" className="btn btn-primary btn-lg mt-2">
-                Get Started
-              </Link>
-            </section>
+            <AddAccountStep />
+            <KeepStep />
+            <UnsubscribeStep />
+            <Questions />
           </Col>
         </Row>
       </Container>

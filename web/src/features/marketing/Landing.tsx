@@ -233,134 +233,159 @@ const PLEDGES: Pledge[] = [
   },
 ];
 
+/** What Inbox Genie does, the ways in, and a picture of the list. */
+function Hero({ onContact }: { onContact: () => void }) {
+  return (
+    <section className="mk-hero mk-section" aria-labelledby="landing-title">
+      <div className="container">
+        <div className="row align-items-center g-4 g-lg-5">
+          <div className="col-lg-6">
+            <span className="mk-eyebrow">Newsletter and subscription cleaner</span>
+            <h1 id="landing-title" className="mk-display mb-3">
+              A calmer inbox, one sender at a time
+            </h1>
+            <p className="mk-lead mb-4">
+              Inbox Genie finds the newsletters and subscriptions hiding in your Gmail, Outlook, Yahoo, iCloud
+              and AOL mailboxes, lists them by sender, and lets you keep the ones you like and get rid of the
+              rest in a click.
+            </p>
+            <div className="mk-hero-actions d-flex flex-wrap gap-3 mb-3">
+              <Link to="/signup" className="btn btn-primary btn-lg">
+                Get Started
+              </Link>
+              <button type="button" className="btn btn-outline-primary btn-lg" onClick={onContact}>
+                Contact Us
+              </button>
+            </div>
+            <p className="mk-hero-note mb-0">
+              Start with the free trial: one mailbox and 10 free unsubscribes.{' '}
+              <Link to="/howitworks">See how it works</Link>.
+            </p>
+          </div>
+          <div className="col-lg-6">
+            <ProductMock />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** What it does, feature by feature. */
+function Features() {
+  return (
+    <section className="mk-section" aria-labelledby="features-title">
+      <div className="container">
+        <div className="text-center mb-5">
+          <span className="mk-eyebrow">Features</span>
+          <h2 id="features-title" className="mk-section-title">
+            Everything you need to clear out the clutter
+          </h2>
+          <p className="mk-section-intro mb-0">
+            Decide once for each sender, and Inbox Genie takes care of the rest.
+          </p>
+        </div>
+        <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-4">
+          {FEATURES.map((feature) => (
+            <div className="col" key={feature.title}>
+              <div className="card mk-card">
+                <div className="card-body p-3 p-md-4">
+                  <span className="mk-icon-badge mb-3">
+                    <Icon name={feature.icon} />
+                  </span>
+                  <h3 className="card-title">{feature.title}</h3>
+                  <p className="card-text">{feature.text}</p>
+                  {feature.providers && (
+                    <ul className="mk-providers" aria-label="Supported mailboxes">
+                      {feature.providers.map((provider) => (
+                        <li key={provider}>{provider}</li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              </div>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** What it does with the access to a mailbox, and what it never does. */
+function Security() {
+  return (
+    <section className="mk-security mk-section" data-bs-theme="dark" aria-labelledby="security-title">
+      <div className="container">
+        <div className="row g-4 g-lg-5 align-items-start">
+          <div className="col-lg-4">
+            <span className="mk-eyebrow">Security and privacy</span>
+            <h2 id="security-title" className="mk-section-title mb-3">
+              Your mail stays yours
+            </h2>
+            <p className="text-body-secondary">
+              Inbox Genie needs access to your mailbox to do its job, and it uses that access for nothing
+              else. Here is what that means in practice.
+            </p>
+            <Link to="/privacy" className="btn btn-outline-light">
+              Read the Privacy Policy
+            </Link>
+          </div>
+          <div className="col-lg-8">
+            <div className="row row-cols-1 row-cols-md-2 g-3">
+              {PLEDGES.map((pledge) => (
+                <div className="col" key={pledge.title}>
+                  <div className="card mk-card">
+                    <div className="card-body d-flex gap-3 p-3 p-md-4">
+                      <span className="mk-icon-badge">
+                        <Icon name={pledge.icon} />
+                      </span>
+                      <div className="mk-min-w-0">
+                        <h3 className="card-title">{pledge.title}</h3>
+                        <p className="card-text mb-0">{pledge.text}</p>
+                      </div>
+                    </div>
+                  </div>
+                </div>
+              ))}
+            </div>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The last word: sign up. */
+function CallToAction() {
+  return (
+    <section className="mk-section" aria-labelledby="cta-title">
+      <div className="container">
+        <div className="mk-cta text-center">
+          <h2 id="cta-title" className="mk-section-title mb-3">
+            Ready for an inbox with only the mail you want?
+          </h2>
+          <p className="mk-section-intro mb-4">
+            Connect a mailbox in a minute and see every subscription you have. The free trial costs nothing.
+          </p>
+          <Link to="/signup" className="btn btn-light btn-lg px-5">
+            Get Started
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 // Bootstrap's grid and card markup written out rather than react-bootstrap's wrappers: this is the page
 // most first visits start on, and the wrappers were a third of its chunk (docs/decisions/044-fast-first-load.md).
 export default function Landing({ onContact }: { onContact: () => void }) {
   return (
     <div className="mk-page">
-      <section className="mk-hero mk-section" aria-labelledby="landing-title">
-        <div className="container">
-          <div className="row align-items-center g-4 g-lg-5">
-            <div className="col-lg-6">
-              <span className="mk-eyebrow">Newsletter and subscription cleaner</span>
-              <h1 id="landing-title" className="mk-display mb-3">
-                A calmer inbox, one sender at a time
-              </h1>
-              <p className="mk-lead mb-4">
-                Inbox Genie finds the newsletters and subscriptions hiding in your Gmail, Outlook, Yahoo,
-                iCloud and AOL mailboxes, lists them by sender, and lets you keep the ones you like and get
-                rid of the rest in a click.
-              </p>
-              <div className="mk-hero-actions d-flex flex-wrap gap-3 mb-3">
-                <Link to="/signup" className="btn btn-primary btn-lg">
-                  Get Started
-                </Link>
-                <button type="button" className="btn btn-outline-primary btn-lg" onClick={onContact}>
-                  Contact Us
-                </button>
-              </div>
-              <p className="mk-hero-note mb-0">
-                Start with the free trial: one mailbox and 10 free unsubscribes.{' '}
-                <Link to="/howitworks">See how it works</Link>.
-              </p>
-            </div>
-            <div className="col-lg-6">
-              <ProductMock />
-            </div>
-          </div>
-        </div>
-      </section>
-
-      <section className="mk-section" aria-labelledby="features-title">
-        <div className="container">
-          <div className="text-center mb-5">
-            <span className="mk-eyebrow">Features</span>
-            <h2 id="features-title" className="mk-section-title">
-              Everything you need to clear out the clutter
-            </h2>
-            <p className="mk-section-intro mb-0">
-              Decide once for each sender, and Inbox Genie takes care of the rest.
-            </p>
-          </div>
-          <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-4">
-            {FEATURES.map((feature) => (
-              <div className="col" key={feature.title}>
-                <div className="card mk-card">
-                  <div className="card-body p-3 p-md-4">
-                    <span className="mk-icon-badge mb-3">
-                      <Icon name={feature.icon} />
-                    </span>
-                    <h3 className="card-title">{feature.title}</h3>
-                    <p className="card-text">{feature.text}</p>
-                    {feature.providers && (
-                      <ul className="mk-providers" aria-label="Supported mailboxes">
-                        {feature.providers.map((provider) => (
-                          <li key={provider}>{provider}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </div>
-                </div>
-              </div>
-            ))}
-          </div>
-        </div>
-      </section>
-
-      <section className="mk-security mk-section" data-bs-theme="dark" aria-labelledby="security-title">
-        <div className="container">
-          <div className="row g-4 g-lg-5 align-items-start">
-            <div className="col-lg-4">
-              <span className="mk-eyebrow">Security and privacy</span>
-              <h2 id="security-title" className="mk-section-title mb-3">
-                Your mail stays yours
-              </h2>
-              <p className="text-body-secondary">
-                Inbox Genie needs access to your mailbox to do its job, and it uses that access for nothing
-                else. Here is what that means in practice.
-              </p>
-              <Link to="/privacy" className="btn btn-outline-light">
-                Read the Privacy Policy
-              </Link>
-            </div>
-            <div className="col-lg-8">
-              <div className="row row-cols-1 row-cols-md-2 g-3">
-                {PLEDGES.map((pledge) => (
-                  <div className="col" key={pledge.title}>
-                    <div className="card mk-card">
-                      <div className="card-body d-flex gap-3 p-3 p-md-4">
-                        <span className="mk-icon-badge">
-                          <Icon name={pledge.icon} />
-                        </span>
-                        <div className="mk-min-w-0">
-                          <h3 className="card-title">{pledge.title}</h3>
-                          <p className="card-text mb-0">{pledge.text}</p>
-                        </div>
-                      </div>
-                    </div>
-                  </div>
-                ))}
-              </div>
-            </div>
-          </div>
-        </div>
-      </section>
-
-      <section className="mk-section" aria-labelledby="cta-title">
-        <div className="container">
-          <div className="mk-cta text-center">
-            <h2 id="cta-title" className="mk-section-title mb-3">
-              Ready for an inbox with only the mail you want?
-            </h2>
-            <p className="mk-section-intro mb-4">
-              Connect a mailbox in a minute and see every subscription you have. The free trial costs nothing.
-            </p>
-            <Link to="/signup" className="btn btn-light btn-lg px-5">
-              Get Started
-            </Link>
-          </div>
-        </div>
-      </section>
+      <Hero onContact={onContact} />
+      <Features />
+      <Security />
+      <CallToAction />
     </div>
   );
 }

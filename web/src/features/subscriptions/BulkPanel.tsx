@@ -1,5 +1,5 @@
-// The bulk action's bar and its progress and summary: loaded with the first selection (a chunk of its
-// own, so that the list's first load stays within its budget).
+// The bulk action's bar and its progress and summary, and the offer to select every matching sender:
+// loaded with the first selection (a chunk of its own, so that the list's first load stays within its budget).
 import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
@@ -16,6 +16,7 @@ import {
 import { SCREENS } from '#contract/routes.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToasts } from '../../components/Toasts';
+import { wasAlerted } from '../../lib/api-client';
 import { getSubscriptions } from './api/subscription-list';
 import {
   BULK_ACTION_LABELS,
@@ -31,6 +32,7 @@ import {
 import { itemsOfPages, senderName } from './subscriptionList';
 import { TrashOption } from './TrashOption';
 import type { BulkRun } from './useBulkAction';
+import type { useSelection } from './useSelection';
 
 interface BulkBarProps {
   category: SubscriptionCategory;
@@ -186,6 +188,65 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
         </>
       )}
     </section>
+  );
+}
+
+interface SelectAllMatchingProps {
+  category: SubscriptionCategory;
+  order: SubscriptionSort;
+  /** The search as sent to the server. */
+  q: string;
+  /** The rows on this page, and the senders matching in all. */
+  shown: number;
+  matching: number;
+  selection: Pick<ReturnType<typeof useSelection>, 'selected' | 'allVisibleSelected' | 'select'>;
+}
+
+/**
+ * Above the rows once every one shown is selected: the offer to select every sender matching the list's
+ * order and search (up to BULK_MAX_SUBSCRIPTIONS), while more match than are selected. Rendered while there
+ * is a selection, so that a fetch under way keeps its button disabled.
+ */
+export function SelectAllMatching({
+  category,
+  order,
+  q,
+  shown,
+  matching,
+  selection,
+}: SelectAllMatchingProps) {
+  const { selected, allVisibleSelected, select } = selection;
+  const toasts = useToasts();
+  const [selectingAll, setSelectingAll] = useState(false);
+  const count = Math.min(matching, BULK_MAX_SUBSCRIPTIONS);
+  if (!allVisibleSelected || matching <= shown || selected.size >= count) return null;
+
+  async function selectAllMatching() {
+    setSelectingAll(true);
+    try {
+      select(await fetchAllMatching(category, order, q));
+    } catch (error) {
+      console.warn('Failed to fetch subscriptions...', error);
+      if (!wasAlerted(error))
+        toasts.show({ text: 'Could not select every matching sender. Please try again.' });
+    } finally {
+      setSelectingAll(false);
+    }
+  }
+
+  return (
+    <div className="select-all-matching small px-3 py-2 border border-bottom-0 rounded-top">
+      All {shown} on this page are selected.{' '}
+      <Button
+        variant="link"
+        size="sm"
+        className="p-0 align-baseline"
+        disabled={selectingAll}
+        onClick={() => void selectAllMatching()}
+      >
+        Select all {count} matching
+      </Button>
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
@@ -18,25 +18,12 @@ interface MessagePreviewProps {
 const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 
 /**
- * The Read button of one message and its preview modal (docs/product.md §2): the modal shows a loader until
- * the sanitized HTML arrives, then the HTML in a sandboxed frame. Remote images stay placeholders
- * until the user asks for them with 'Load images'.
+ * A click inside the message moves the keyboard into the frame, whose keys never reach this page (it
+ * is sandboxed, without scripts): Escape would no longer close the preview. Focus comes back to the
+ * modal as soon as the page loses it to the frame (and, as the blur may come before the frame has the
+ * focus, on a short watch while the preview is open); the click itself (a link) still lands in the frame.
  */
-export function MessagePreview({ subscriptionId, message }: MessagePreviewProps) {
-  const titleId = useId();
-  const subject = message.subject || '(no subject)';
-  const [show, setShow] = useState(false);
-  const [html, setHtml] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [imagesLoaded, setImagesLoaded] = useState(false);
-  // Answers of an earlier opening (or of a closed modal) are dropped.
-  const generation = useRef(0);
-  const frameRef = useRef<HTMLIFrameElement>(null);
-
-  // A click inside the message moves the keyboard into the frame, whose keys never reach this page (it
-  // is sandboxed, without scripts): Escape would no longer close the preview. Focus comes back to the
-  // modal as soon as the page loses it to the frame (and, as the blur may come before the frame has the
-  // focus, on a short watch while the preview is open); the click itself (a link) still lands in the frame.
+function useFocusKeptFromFrame(show: boolean, frameRef: RefObject<HTMLIFrameElement | null>) {
   useEffect(() => {
     if (!show) return;
     function reclaim() {
@@ -53,7 +40,19 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
       window.removeEventListener('blur', onBlur);
       clearInterval(watch);
     };
-  }, [show]);
+  }, [show, frameRef]);
+}
+
+/**
+ * The preview's state: `open` shows the modal and fetches the sanitized HTML, `load(true)` fetches it again
+ * with the remote images, `close` hides it. Answers of an earlier opening (or of a closed modal) are dropped.
+ */
+function usePreview({ subscriptionId, message }: MessagePreviewProps) {
+  const [show, setShow] = useState(false);
+  const [html, setHtml] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [imagesLoaded, setImagesLoaded] = useState(false);
+  const generation = useRef(0);
 
   async function load(loadImages: boolean) {
     const mine = ++generation.current;
@@ -98,6 +97,21 @@ export function MessagePreview({ subscriptionId, message }: MessagePreviewProps)
     setShow(false);
     setLoading(false);
   }
+
+  return { show, html, setHtml, loading, imagesLoaded, load, open, close };
+}
+
+/**
+ * The Read button of one message and its preview modal (docs/product.md §2): the modal shows a loader until
+ * the sanitized HTML arrives, then the HTML in a sandboxed frame. Remote images stay placeholders
+ * until the user asks for them with 'Load images'.
+ */
+export function MessagePreview(props: MessagePreviewProps) {
+  const titleId = useId();
+  const subject = props.message.subject || '(no subject)';
+  const { show, html, setHtml, loading, imagesLoaded, load, open, close } = usePreview(props);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  useFocusKeptFromFrame(show, frameRef);
 
   return (
     <>

@@ -1,7 +1,7 @@
 import Spinner from 'react-bootstrap/Spinner';
 import { useSubscriptionMessages } from './api/subscription-messages';
 import { MessagePreview } from './MessagePreview';
-import { formatDate } from './SubscriptionRow';
+import { formatDate } from './RowReceipt';
 
 /** The messages of one sender, newest first, each with Read (its preview); fetched when first shown. */
 export default function SubscriptionMessages({ subscriptionId }: { subscriptionId: string }) {

@@ -1,7 +1,7 @@
 import { type CSSProperties, forwardRef, lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
-import type { Subscription, UnsubscribeMethod } from '#contract/api.js';
+import type { Subscription } from '#contract/api.js';
 import { SenderLogo } from '../../components/SenderLogo';
 import { costLabel, messageCountLabel, senderDomain, senderName } from './subscriptionList';
 
@@ -31,30 +31,14 @@ const SubscriptionMessages = lazy(() => import('./SubscriptionMessages'));
 // A rule's line comes with the first row that has one (the rules' words are not in the first load).
 const RuleLine = lazy(() => import('../rules').then((m) => ({ default: m.RuleLine })));
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-
-export function formatDate(value: string | null): string | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
-}
-
-const METHOD_LABELS: Record<UnsubscribeMethod, string> = {
-  'one-click': 'one-click',
-  mailto: 'email request',
-  manual: 'unsubscribe page',
-  block: 'blocked',
-};
-
-/** "Unsubscribed <date> · <method>" for the Unsubscribed list (from the receipts). */
-export function unsubscribedLabel(item: Subscription): string | null {
-  if (item.category !== 'unsubscribed') return null;
-  const parts = [
-    `Unsubscribed${formatDate(item.unsubscribedAt ?? null) ? ` ${formatDate(item.unsubscribedAt ?? null)}` : ''}`,
-  ];
-  if (item.unsubscribeMethod) parts.push(METHOD_LABELS[item.unsubscribeMethod]);
-  return parts.join(' · ');
-}
+// An unsubscribed sender's receipt comes with the Unsubscribed list (useListRows.ts loads it as the list
+// opens, and the list renders again once it is there): not in the first load, and without a Suspense
+// boundary, whose reveal React holds back for a moment, so that the rows show with their receipts.
+let RowReceipt: typeof import('./RowReceipt').default | undefined;
+export const loadReceipt = () =>
+  import('./RowReceipt').then((m) => {
+    RowReceipt = m.default;
+  });
 
 /**
  * One sender (a row of the list's ARIA table): its checkbox, logo, name (and the list it came through),
@@ -80,8 +64,6 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
   const [expanded, setExpanded] = useState(false);
   const name = senderName(item);
   const cost = costLabel(item);
-  const receipt = unsubscribedLabel(item);
-  const rule = item.rule ?? null;
 
   function toggle() {
     setExpanded((open) => !open);
@@ -114,18 +96,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
       <td className="subscription-sender">
         <div className="subscription-main">
           <SenderLogo domain={senderDomain(item.address)} baseUrl={logoBaseUrl} />
-          <div className="subscription-ident min-w-0">
-            <div className="fw-semibold text-break subscription-name">
-              {item.screened && (
-                // Found while the Screener was on: its mail waits in the Screener folder until Keep.
-                <Badge bg="info" text="dark" className="me-2 subscription-new">
-                  New<span className="visually-hidden">, waiting in the Screener</span>
-                </Badge>
-              )}
-              {name}
-            </div>
-            {item.via && <div className="text-muted small text-break subscription-via">via {item.via}</div>}
-          </div>
+          <SenderIdent item={item} name={name} />
           <div className="subscription-address min-w-0">
             <div className="text-muted small text-break">{item.address}</div>
             {showAccount && (
@@ -134,26 +105,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
           </div>
           <div className="small subscription-count">{messageCountLabel(item.messageCount)}</div>
           <div className="small text-muted subscription-cost">{cost}</div>
-          {(receipt || rule) && (
-            // The line under the sender, across the row on a desktop: how it was unsubscribed, its rule.
-            <div className="small subscription-receipt">
-              {receipt && (
-                <div className="text-muted">
-                  {receipt}
-                  {item.stillSending && (
-                    <Badge bg="warning" text="dark" className="ms-2">
-                      Still sending
-                    </Badge>
-                  )}
-                </div>
-              )}
-              {rule && (
-                <Suspense fallback={null}>
-                  <RuleLine rule={rule} />
-                </Suspense>
-              )}
-            </div>
-          )}
+          <ReceiptLine item={item} />
           <div className="subscription-state">
             {busy && (
               <Spinner animation="border" size="sm" role="status" className="flex-shrink-0">
@@ -191,3 +143,38 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
     </tr>
   );
 });
+
+/** The sender's name (with "New" while its mail waits in the Screener) and the list it came through. */
+function SenderIdent({ item, name }: { item: Subscription; name: string }) {
+  return (
+    <div className="subscription-ident min-w-0">
+      <div className="fw-semibold text-break subscription-name">
+        {item.screened && (
+          // Found while the Screener was on: its mail waits in the Screener folder until Keep.
+          <Badge bg="info" text="dark" className="me-2 subscription-new">
+            New<span className="visually-hidden">, waiting in the Screener</span>
+          </Badge>
+        )}
+        {name}
+      </div>
+      {item.via && <div className="text-muted small text-break subscription-via">via {item.via}</div>}
+    </div>
+  );
+}
+
+/** The line under the sender, across the row on a desktop: how it was unsubscribed, its rule; none without. */
+function ReceiptLine({ item }: { item: Subscription }) {
+  const unsubscribed = item.category === 'unsubscribed';
+  const rule = item.rule ?? null;
+  if (!unsubscribed && !rule) return null;
+  return (
+    <div className="small subscription-receipt">
+      {unsubscribed && RowReceipt && <RowReceipt item={item} />}
+      {rule && (
+        <Suspense fallback={null}>
+          <RuleLine rule={rule} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { SubscriptionCategory } from '#contract/api.js';
+import { useSubscriptionList } from './api/subscription-list';
+import { loadReceipt } from './SubscriptionRow';
+import {
+  filterByAddress,
+  itemsOfPages,
+  type SortOrder,
+  serverOrdered,
+  totalOf,
+  visibleSubscriptions,
+} from './subscriptionList';
+import { useListReauth } from './useListReauth';
+
+/**
+ * The list's senders, a page at a time (not fetched while grouped by brand): those loaded, those shown, and
+ * how many there are in all and match the search. The server orders and searches its pages; an older
+ * whole-list answer is ordered here. Either way the typed search (`query`) filters the rows on screen at
+ * once, before the server's answer to it (`q`) comes. A 401 asking to sign a mailbox in again opens the
+ * screen's dialog (`reauth`).
+ */
+export function useListRows(
+  category: SubscriptionCategory,
+  { order, query, q, grouped }: { order: SortOrder; query: string; q: string; grouped: boolean },
+  askReauth: (authUrl: string, reason?: string) => void,
+) {
+  const list = useSubscriptionList(category, order, q, !grouped);
+  // The receipts of the Unsubscribed list load while its senders are fetched; the rows then show them.
+  const [, setReceipts] = useState(false);
+  useEffect(() => {
+    if (category === 'unsubscribed') loadReceipt().then(() => setReceipts(true), console.warn);
+  }, [category]);
+  const pages = list.data?.pages;
+  const loadedItems = useMemo(() => itemsOfPages(pages), [pages]);
+  const byServer = serverOrdered(pages);
+  const visible = useMemo(
+    () =>
+      byServer ? filterByAddress(loadedItems, query) : visibleSubscriptions(loadedItems, { order, query }),
+    [byServer, loadedItems, order, query],
+  );
+  const total = totalOf(pages, loadedItems.length);
+  const reauth = useListReauth(list, askReauth);
+  return {
+    list,
+    /** The first answer (or failure) came. */
+    loaded: !list.isPending,
+    failed: list.isError && !list.data,
+    reauth,
+    loadedItems,
+    visible,
+    total,
+    matching: byServer ? total : visible.length,
+  };
+}
