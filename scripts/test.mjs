@@ -28,6 +28,7 @@ if (!process.env.TEST_DATABASE_URL) {
 step('typecheck (server)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 step('typecheck (web)', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.web.json']);
 step('lint', 'npx', ['biome', 'check', '.']);
+step('sizes', 'node', ['scripts/size-guard.mjs']);
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const resultsDir = path.join(root, 'test-results');
 mkdirSync(resultsDir, { recursive: true });

@@ -56,7 +56,10 @@ export function createAccountLimitsRepository(db: Db) {
       max: number,
     ): Promise<boolean> {
       // Rows older than the window are of no use: none outlives it (they name an address, if only by hash).
-      await db.deleteFrom('account_mails').where('sent_at', '<=', at - windowMs).execute();
+      await db
+        .deleteFrom('account_mails')
+        .where('sent_at', '<=', at - windowMs)
+        .execute();
       // Parameters cast: PostgreSQL cannot type a bare parameter in a select list.
       const result = await sql`insert into account_mails (key, kind, sent_at)
         select cast(${key} as text), cast(${kind} as text), cast(${at} as bigint)
