@@ -9,7 +9,7 @@
 // its members and its top-level helper functions, each on its own, plus what is left of its body. A React
 // component is a function like any other. Tests, fixtures, generated files, migrations and bench/ are exempt.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -27,13 +27,16 @@ const EXEMPT = [
   /\.generated\./,
 ];
 
-/** The tracked and untracked (not ignored) source files, as git sees them. */
+/** The tracked and untracked (not ignored) source files, as git sees them, that the work tree holds. */
 function sourceFiles() {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'utf8',
   });
-  return [...new Set(out.split('\n'))].filter((f) => SOURCE.test(f) && !EXEMPT.some((re) => re.test(f)));
+  // A tracked file moved or deleted in the work tree (not yet staged) is no longer there to measure.
+  return [...new Set(out.split('\n'))].filter(
+    (f) => SOURCE.test(f) && !EXEMPT.some((re) => re.test(f)) && existsSync(path.join(root, f)),
+  );
 }
 
 const isFunctionLike = (node) =>

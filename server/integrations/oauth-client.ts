@@ -1,15 +1,10 @@
 import { z } from 'zod';
+import type { OAuthClient } from '../mail/shared/oauth-client.js';
 import { allOrNone, type Env, type Integration, isSet } from './integration.js';
 
 // An OAuth client registered with a provider (Google, Microsoft): <PREFIX>_CLIENT_ID and
 // <PREFIX>_CLIENT_SECRET turn it on, together or not at all; <PREFIX>_BASE_URL moves every call to the
 // provider to one origin (an emulator or fake in tests) and does not turn it on by itself.
-
-/** The id and secret the provider issued. */
-export interface OAuthClient {
-  clientId: string;
-  clientSecret: string;
-}
 
 /** The part of Config one OAuth client owns: `google` and `googleBaseUrl`, say. */
 export type OAuthClientConfig<Key extends string> = { [K in Key]: OAuthClient | null } & {

@@ -2,6 +2,9 @@ import type { MailboxProvider } from '#contract/providers.js';
 import type { HostLookup } from '../lib/address-policy.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { MailProvider } from './provider.js';
+import type { OAuthClient } from './shared/oauth-client.js';
+
+export type { OAuthClient };
 
 // The server's half of a provider (the other half, what the screens show, is its row in
 // contract/providers.ts): which stored providers a kind of adapter serves and how it is built for a
@@ -24,11 +27,6 @@ export interface MailboxCredentials {
   secret: string | null;
   /** The server the user named; null: the provider's own (presets, OAuth). */
   server: MailServer | null;
-}
-
-export interface OAuthClient {
-  clientId: string;
-  clientSecret: string;
 }
 
 /** Everything an adapter may need from the server's configuration; each kind reads its own part. */

@@ -1,7 +1,7 @@
 import { OAUTH_INTENTS } from '#contract/api.js';
 import type { Config } from '#server/config.js';
 import { google, type Integration, microsoft } from '#server/integrations/index.js';
-import { googleEndpoints } from '#server/mail/google-oauth.js';
+import { googleEndpoints } from '#server/mail/gmail/google-oauth.js';
 import { microsoftBaseUrls, OUTLOOK_SCOPES } from '#server/mail/graph/client.js';
 import type { OAuthMailboxProvider } from '../mailboxes/service.js';
 

@@ -7,11 +7,12 @@ import {
   type SyncState,
   type TrashedMessage,
 } from '../provider.js';
+import { senderAddress } from '../shared/sender-address.js';
 import { BATCH_MODIFY_LIMIT } from './api.js';
 import { GmailHistoryExpiredError, runChanges } from './changes.js';
 import { GmailClient } from './client.js';
 import { putBack } from './moves.js';
-import { createFilterOnce, createOrganiser, fromAddress, senderAddress, toFolder } from './organise.js';
+import { createFilterOnce, createOrganiser, fromAddress, toFolder } from './organise.js';
 import { DEFAULT_DISCOVERY, freshScanState, runScan } from './scan.js';
 import type { ScanContext } from './scan-context.js';
 import { senderQuery } from './scan-query.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { parseJson } from '../google-oauth.js';
 import { MailAuthError } from '../provider.js';
 import { type GmailMethod, QUOTA_UNITS } from './api.js';
+import { parseJson } from './google-oauth.js';
 import { classify, type Failure, failureOf, type GmailTransport, isRateLimited } from './transport.js';
 
 // Gmail batch requests (multipart/mixed, up to BATCH_LIMIT calls in one HTTP request): building them,

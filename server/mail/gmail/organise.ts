@@ -7,6 +7,8 @@ import type {
   RestoreResult,
   TrashResult,
 } from '../provider.js';
+import { checkFolderName } from '../shared/folder-name.js';
+import { senderAddress } from '../shared/sender-address.js';
 import {
   BATCH_MODIFY_LIMIT,
   GmailApiError,
@@ -41,8 +43,6 @@ const SPECIAL_USE: Record<string, string> = {
   IMPORTANT: '\\Important',
 };
 
-/** Longest label name the product creates (Gmail's own limit is a little higher). */
-const MAX_LABEL_NAME = 200;
 /** Labels remembered from findSenderMessages, for moveMessages to skip what is already there. */
 const REMEMBERED_LABELS = 50_000;
 
@@ -61,12 +61,6 @@ export function toFolder(label: GmailLabel): Folder {
 export function fromAddress(message: GmailMessage): string | undefined {
   const from = message.payload?.headers?.find((h) => h.name.toLowerCase() === 'from')?.value;
   return parseFrom(from)?.address;
-}
-
-export function senderAddress(from: string): string {
-  const address = from.trim().toLowerCase();
-  if (!address) throw new Error('A sender address is needed');
-  return address;
 }
 
 /**
@@ -95,11 +89,6 @@ export async function createFilterOnce(
     if (!existing) throw err;
     return { ref: existing.id };
   }
-}
-
-function isControl(char: string): boolean {
-  const code = char.codePointAt(0) ?? 0;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
 
 function sameSet(a: readonly string[] | undefined, b: readonly string[]): boolean {
@@ -264,11 +253,7 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
     },
 
     async createFolder(name) {
-      const wanted = name.trim();
-      const chars = [...wanted];
-      if (!wanted || chars.length > MAX_LABEL_NAME || chars.some(isControl)) {
-        throw new Error('A label name is 1 to 200 characters without control characters');
-      }
+      const wanted = checkFolderName(name);
       // Gmail's label names are unique regardless of case: the user's "Newsletters" is the one to use.
       const existing = await findLabel(wanted);
       if (existing) return userLabel(existing);

@@ -1,3 +1,6 @@
+import { MailAuthError, MailConnectionError } from '../provider.js';
+import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
+import { GmailApiError, type GmailMethod, QUOTA_UNITS } from './api.js';
 import {
   type AccessToken,
   describeFetchError,
@@ -5,10 +8,7 @@ import {
   googleEndpoints,
   parseJson,
   refreshAccessToken,
-} from '../google-oauth.js';
-import { MailAuthError, MailConnectionError } from '../provider.js';
-import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
-import { GmailApiError, type GmailMethod, QUOTA_UNITS } from './api.js';
+} from './google-oauth.js';
 
 // The plumbing under the Gmail client: access tokens, Gmail's error shapes, retries with Retry-After or
 // capped exponential backoff with jitter (mail/retry.ts), client-side pacing, and the count of the quota

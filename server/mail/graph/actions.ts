@@ -6,6 +6,7 @@ import {
   type TrashedMessage,
   type TrashResult,
 } from '../provider.js';
+import { senderAddress } from '../shared/sender-address.js';
 import { collect, type GraphContext, type GraphFolder, IMMUTABLE_IDS, mapLimit } from './api.js';
 import { moveAll } from './batch.js';
 import { type GraphClient, isGraphError } from './client.js';
@@ -27,9 +28,6 @@ interface SenderMessage {
   receivedDateTime?: string;
   from?: { emailAddress?: { address?: string | null } | null } | null;
 }
-
-/** Longest address a rule or a filter takes (RFC 5321 §4.5.3.1: 64 + 1 + 255, rounded). */
-const MAX_ADDRESS = 320;
 
 const enc = encodeURIComponent;
 
@@ -72,16 +70,6 @@ export async function trashSender(
     'deleteditems',
     onMoved && ((moved) => onMoved(moved.map(({ id, origin }) => ({ id, origin })))),
   );
-}
-
-/** The address a sender's mail is matched by: trimmed, lower case, of a sane length, no control characters. */
-export function senderAddress(from: string): string {
-  const address = from.trim().toLowerCase();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
-  if (!address || address.length > MAX_ADDRESS || /[\u0000-\u001f\u007f]/.test(address)) {
-    throw new Error('A sender address is needed (at most 320 characters, no control characters)');
-  }
-  return address;
 }
 
 /**

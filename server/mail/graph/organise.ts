@@ -7,7 +7,9 @@ import type {
   TrashedMessage,
   TrashResult,
 } from '../provider.js';
-import { inboxRule, restoreFrom, senderAddress, senderMessages } from './actions.js';
+import { checkFolderName } from '../shared/folder-name.js';
+import { senderAddress } from '../shared/sender-address.js';
+import { inboxRule, restoreFrom, senderMessages } from './actions.js';
 import { type GraphContext, type GraphFolder, mapLimit } from './api.js';
 import { moveAll, whereNow } from './batch.js';
 import { isGraphError } from './client.js';
@@ -17,9 +19,6 @@ import { receivedAt } from './messages.js';
 // What the sender rules and the Screener do in an Outlook mailbox: find a sender's mail, move it to a
 // folder, the archive or the trash and put it back, make a folder, and file the sender's future mail there
 // with an Inbox rule. The moves, the restore and the rules are the block's (actions.ts, batch.ts).
-
-/** Longest folder name taken; Exchange's own limit is higher, a name this long is a mistake or an attack. */
-const MAX_FOLDER_NAME = 200;
 
 const enc = encodeURIComponent;
 
@@ -139,13 +138,10 @@ export async function createFolderRule(
   return inboxRule(ctx.client, address, folder.id, 'file');
 }
 
-/** A name for a new folder: trimmed, not empty, at most 200 characters, no control characters nor `/`. */
+/** A name for a new folder: the shared check (shared/folder-name.ts), and no `/` (Graph's path separator). */
 function folderName(name: string): string {
-  const trimmed = name.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
-  if (!trimmed || trimmed.length > MAX_FOLDER_NAME || /[\u0000-\u001f\u007f-\u009f/]/.test(trimmed)) {
-    throw new Error('A folder name needs 1 to 200 characters, without control characters or "/"');
-  }
+  const trimmed = checkFolderName(name);
+  if (trimmed.includes('/')) throw new Error('A folder name cannot contain "/"');
   return trimmed;
 }
 

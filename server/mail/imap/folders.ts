@@ -1,13 +1,10 @@
 import type { ImapFlow, ListResponse } from 'imapflow';
 import type { Destination, Folder } from '../provider.js';
+import { checkFolderName } from '../shared/folder-name.js';
 import { listMailboxes } from './scan.js';
 
 // The folders of the IMAP side of organising: where a destination is (the trash and the archive found by
 // their special use or name, created when missing), and a folder made by name for a rule.
-
-const MAX_FOLDER_NAME = 200;
-// C0 controls, DEL and C1 controls: never part of a folder name a user typed.
-const CONTROL = /\p{Cc}/u;
 
 /** Selectable folders as LIST gives them (with how ImapFlow knows their special use). */
 export async function listSelectable(client: ImapFlow): Promise<ListResponse[]> {
@@ -71,11 +68,7 @@ export async function createTrash(client: ImapFlow): Promise<{ path: string }> {
  * namespace (ImapFlow adds its prefix: `INBOX.Receipts` on Courier and Cyrus).
  */
 export async function createFolder(client: ImapFlow, name: string): Promise<Folder> {
-  const wanted = typeof name === 'string' ? name.trim() : '';
-  if (!wanted) throw new Error('A folder needs a name');
-  if (wanted.length > MAX_FOLDER_NAME)
-    throw new Error(`Folder names are at most ${MAX_FOLDER_NAME} characters`);
-  if (CONTROL.test(wanted)) throw new Error('Folder names cannot contain control characters');
+  const wanted = checkFolderName(name);
   // LIST's wildcards: a folder named with them could not be listed by its own name.
   if (/[*%]/.test(wanted)) throw new Error('Folder names cannot contain * or %');
   const prefixed = `${client.namespace?.prefix ?? ''}${wanted}`;

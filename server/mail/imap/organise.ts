@@ -7,6 +7,7 @@ import type {
   TrashedMessage,
   TrashResult,
 } from '../provider.js';
+import { senderAddress } from '../shared/sender-address.js';
 import { destinationPath, listSelectable } from './folders.js';
 import { addResult, moveFromFolder, pickPresent, uidSets } from './move.js';
 import { listMailboxes, messageDate } from './scan.js';
@@ -27,12 +28,6 @@ export function parseImapId(id: string): { folder: string; validity: string; uid
   const uid = Number(m[3]);
   if (!Number.isSafeInteger(uid) || uid < 1) return null;
   return { folder: m[1]!, validity: m[2]!, uid };
-}
-
-export function senderAddress(from: string): string {
-  const address = from.trim().toLowerCase();
-  if (!address) throw new Error('A sender address is needed');
-  return address;
 }
 
 /** SEARCH FROM is a substring match on the header: the envelope narrows it to this exact address. */

@@ -1,8 +1,9 @@
 import type { ImapFlow } from 'imapflow';
 import type { MovedMessage, RestoreResult, TrashedMessage, TrashResult } from '../provider.js';
+import { senderAddress } from '../shared/sender-address.js';
 import { createTrash } from './folders.js';
 import { addResult, messageIdOf, moveFromFolder, type Picked, uidSets } from './move.js';
-import { restoreMessages, senderAddress, sentBy } from './organise.js';
+import { restoreMessages, sentBy } from './organise.js';
 import { listMailboxes } from './scan.js';
 
 // Block, IMAP side: every message of a sender in the scanned folders goes to the \Trash folder (flagged so

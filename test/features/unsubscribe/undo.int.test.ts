@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
+import { googleEndpoints, refreshAccessToken } from '#server/mail/gmail/google-oauth.js';
 import type { TrashedMessage } from '#server/mail/provider.js';
 import { newGmailMailbox } from '#test/fixtures/gmail.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';

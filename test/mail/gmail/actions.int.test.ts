@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GmailProvider } from '#server/mail/gmail/adapter.js';
 import { GmailApiError } from '#server/mail/gmail/api.js';
 import type { GmailClient } from '#server/mail/gmail/client.js';
-import { googleEndpoints, refreshAccessToken } from '#server/mail/google-oauth.js';
+import { googleEndpoints, refreshAccessToken } from '#server/mail/gmail/google-oauth.js';
 import { allIds, header, newGmailMailbox } from '#test/fixtures/gmail.js';
 import { withGoogleEmulator } from '#test/fixtures/peers.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';

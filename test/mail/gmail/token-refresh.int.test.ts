@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GmailClient } from '#server/mail/gmail/client.js';
-import { describeFetchError } from '#server/mail/google-oauth.js';
+import { describeFetchError } from '#server/mail/gmail/google-oauth.js';
 import { MailAuthError, MailConnectionError } from '#server/mail/provider.js';
 
 // The access-token refresh of the Gmail client against a real HTTP server on 127.0.0.1 (Google's token

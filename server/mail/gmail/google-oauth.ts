@@ -1,4 +1,4 @@
-import { MailAuthError, MailConnectionError } from './provider.js';
+import { MailAuthError, MailConnectionError } from '../provider.js';
 
 // Where Google lives, and the refresh-token grant. GOOGLE_BASE_URL unset means the real Google hosts;
 // set, every Google call goes to that one origin, laid out as @emulators/google serves it (the Gmail
