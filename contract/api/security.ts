@@ -60,9 +60,6 @@ export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 export const totpStatusSchema = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number() });
 export type TotpStatus = z.infer<typeof totpStatusSchema>;
 
-/** A 401 of POST /auth/reset-password when the account has two-step sign-in and no good code came. */
-export const totpRequiredErrorSchema = z.object({ message: z.string(), totpRequired: z.literal(true) });
-
 export { type Passkey, passkeySchema } from './passkey.js';
 export const passkeyListSchema = z.object({ data: z.array(passkeySchema) });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { errorDetailsSchema } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { MESSAGES } from '#contract/validation.js';
 
@@ -99,5 +100,30 @@ describe('a rate-limited token fetch', () => {
     const { api: api2 } = await clientWith(() => json(429, { message: 'slow down' }));
     const own = await api2.get('/b', anything).catch((e: unknown) => e);
     expect(wasAlerted(own)).toBe(false);
+  });
+});
+
+describe('the details of a failed call', () => {
+  it("are read once from the answer, as the contract's schema reads them", async () => {
+    const answers: unknown[] = [
+      { message: 'Sign in again.', redirectUrl: '/auth/google' },
+      { message: 'Confirm.', confirmBlock: true, unlistedMessages: 3 },
+      { message: 'Could not send.', offerBlock: true },
+      { message: 'Code needed.', totpRequired: true },
+      { message: 'Plain.' },
+    ];
+    for (const answer of answers) {
+      const { api } = await clientWith(() => json(409, answer));
+      const error = await api.get('/a', anything).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 409, details: errorDetailsSchema.parse(answer) });
+    }
+  });
+
+  it('drop a field of the wrong type, and are empty without an object answer', async () => {
+    const { ApiError } = await import('./api-client');
+    const odd = { message: 'x', redirectUrl: '', confirmBlock: 'yes', offerBlock: 1, totpRequired: false };
+    expect(new ApiError(409, 'x', odd).details).toEqual({});
+    expect(new ApiError(502, 'x', 'Bad Gateway').details).toEqual({});
+    expect(new ApiError(0, '').details).toEqual({});
   });
 });

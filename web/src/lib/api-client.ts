@@ -4,20 +4,44 @@
 // (403 with the CSRF message: the cookie expired, or was replaced), the call fetches a new token and is
 // retried once.
 import type { ZodType } from 'zod';
-import type { CsrfTokenResponse, ErrorBody } from '#contract/api.js';
+import type { CsrfTokenResponse, ErrorDetails } from '#contract/api.js';
 import { MESSAGES } from '#contract/messages.js';
 import { API } from '#contract/routes.js';
 
-/** A failed call: the HTTP status (0 when the network failed), the server's message and its body. */
+/** One field of a parsed answer (`undefined` when the answer is no object or lacks it). */
+function fieldOf(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null ? Reflect.get(body, name) : undefined;
+}
+
+/**
+ * The details of an error answer (contract/api/shared.ts, errorDetailsSchema), each kept only when it has
+ * its contract's type. Checked by hand rather than with the schema: this module loads with the landing page,
+ * which zod does not (docs/decisions/044-fast-first-load.md).
+ */
+function detailsOf(body: unknown): ErrorDetails {
+  const details: ErrorDetails = {};
+  const redirectUrl = fieldOf(body, 'redirectUrl');
+  if (typeof redirectUrl === 'string' && redirectUrl) details.redirectUrl = redirectUrl;
+  if (fieldOf(body, 'confirmBlock') === true) details.confirmBlock = true;
+  if (fieldOf(body, 'offerBlock') === true) details.offerBlock = true;
+  if (fieldOf(body, 'totpRequired') === true) details.totpRequired = true;
+  return details;
+}
+
+/** A failed call: the HTTP status (0 when the network failed), the server's message and its details. */
 export class ApiError extends Error {
+  /** What the answer carried beside its message, e.g. the `redirectUrl` of a 401 (docs/product.md §3, §8). */
+  readonly details: ErrorDetails;
+
   constructor(
     readonly status: number,
     message: string,
-    /** The parsed answer, e.g. `{message, redirectUrl}` of a 401 (docs/product.md §3, §8). */
-    readonly body?: unknown,
+    /** The parsed answer, `{message, ...details}`: read here, once. */
+    body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
+    this.details = detailsOf(body);
   }
 
   /**
@@ -62,9 +86,9 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
-  const body = (await readJson(response)) as Partial<ErrorBody> | string | undefined;
-  const message = typeof body === 'object' && typeof body?.message === 'string' ? body.message : '';
-  return new ApiError(response.status, message, body);
+  const body = await readJson(response);
+  const message = fieldOf(body, 'message');
+  return new ApiError(response.status, typeof message === 'string' ? message : '', body);
 }
 
 async function fetchCsrfToken(): Promise<string> {
@@ -171,8 +195,5 @@ export function isStatus(error: unknown, status: number): boolean {
 
 /** The `redirectUrl` a failed call carried (a 401 asking to re-authenticate), or null. */
 export function redirectUrlOf(error: unknown): string | null {
-  if (!(error instanceof ApiError)) return null;
-  const body = error.body;
-  if (typeof body !== 'object' || body === null || !('redirectUrl' in body)) return null;
-  return typeof body.redirectUrl === 'string' && body.redirectUrl ? body.redirectUrl : null;
+  return (error instanceof ApiError && error.details.redirectUrl) || null;
 }

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { SECURITY_MESSAGES, totpRequiredErrorSchema } from '#contract/api.js';
+import { SECURITY_MESSAGES } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { MESSAGES, SCREEN_ERRORS, validateReset } from '#contract/validation.js';
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/AuthForm';
@@ -40,7 +40,7 @@ const resetSchema = ruleSchema(
 
 /** A 401 of the reset saying the account's second step is missing or wrong. */
 function asksForCode(failure: unknown): boolean {
-  return failure instanceof ApiError && totpRequiredErrorSchema.safeParse(failure.body).success;
+  return failure instanceof ApiError && failure.details.totpRequired === true;
 }
 
 /** The first ask for the code: said in words of this screen, the field's hint says which code. */

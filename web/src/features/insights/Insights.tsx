@@ -298,9 +298,7 @@ function QuieterItem({ sender }: { sender: InsightsQuieterSender }) {
         },
       });
     } catch (error) {
-      const body =
-        error instanceof ApiError ? (error.body as { confirmBlock?: unknown; message?: string }) : null;
-      if (error instanceof ApiError && error.status === 409 && body?.confirmBlock === true) {
+      if (error instanceof ApiError && error.status === 409 && error.details.confirmBlock) {
         setQuestion(messageOf(error, 'Blocking also trashes mail of this sender without list headers.'));
       } else {
         setQuestion(null);

@@ -65,8 +65,7 @@ export interface SubscriptionActions {
 /** The server's reason of a 502 offering Block, or of a 409 asking to confirm a block; null otherwise. */
 function blockQuestion(error: unknown, status: 502 | 409): string | null {
   if (!(error instanceof ApiError) || error.status !== status) return null;
-  const body = error.body as { offerBlock?: unknown; confirmBlock?: unknown } | undefined;
-  const flagged = status === 502 ? body?.offerBlock === true : body?.confirmBlock === true;
+  const flagged = status === 502 ? error.details.offerBlock : error.details.confirmBlock;
   return flagged && error.message ? error.message : null;
 }
 
