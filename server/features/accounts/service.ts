@@ -163,8 +163,8 @@ export function createAccountsService({
     /**
      * `input` passed the contract's signupBodySchema (the route checked it). A new address gets its account,
      * a session and a link that proves the address. An address that has an account is answered the same way
-     * (a cookie that opens nothing, the same redirect), and its owner is mailed instead: the answer does
-     * not tell a visitor which addresses have accounts.
+     * (a session of a stand-in account, the same redirect), and its owner is mailed instead: neither the
+     * answer nor what that session sees tells a visitor which addresses have accounts.
      */
     async signup(input: CredentialsBody, log: ResetMailLog, meta: SessionMeta = {}): Promise<NewSession> {
       const email = normalizeEmail(input.email);
