@@ -31,7 +31,14 @@ export interface SecurityRouteOptions {
 
 /** Each WebAuthn ceremony's challenge is bound to the browser that asked for it (path: its second call). */
 const WEBAUTHN_COOKIE = 'ig_webauthn';
-const ceremonyCookie = (path: string) => ({ path, httpOnly: true, sameSite: 'strict' as const, maxAge: 300 });
+// Secure whenever the request came over https (behind a proxy too, with TRUST_PROXY).
+const ceremonyCookie = (path: string) => ({
+  path,
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: 'auto' as const,
+  maxAge: 300,
+});
 
 export const signedOutSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions> = async (
   app,
