@@ -4,30 +4,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { SECURITY_MESSAGES } from '#contract/api/security.js';
 import { MESSAGES } from '#contract/validation.js';
 import { withTestApp } from '#test/fixtures/app.js';
-import {
-  consentWithGoogle,
-  GOOGLE_PUBLIC_URL,
-  googleSignInEnv,
-  microsoftSignInEnv,
-} from '#test/fixtures/oauth.js';
-import { peersForThisFile } from '#test/fixtures/peers.js';
+import { BOTH_OUTLOOK_CALLBACK, bothSignInEnv, throughProvider } from '#test/fixtures/oauth.js';
+import { withGoogleEmulator, withGraphFake } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, readOutbox, uniqueEmail } from '#test/helpers/app.js';
-import { startGoogleEmulator } from '#test/helpers/google-emulator.js';
-import { startGraphFake } from '#test/helpers/graph-fake.js';
-import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 // The ways around the pre-registration fix (docs/decisions/090-accounts-that-stay-their-owners.md), each
 // performed as the attacker would: someone signs up with the victim's address first, tries to get it
 // marked proven, and waits for the victim to sign in with Google into the account they control.
 
-const OUTLOOK_CALLBACK = `${GOOGLE_PUBLIC_URL}/auth/outlook/callback`;
-const { emu, fake } = peersForThisFile({
-  emu: () => startGoogleEmulator(),
-  fake: () => startGraphFake({ redirectUris: [OUTLOOK_CALLBACK] }),
-});
+const emu = withGoogleEmulator();
+const fake = withGraphFake({ redirectUris: [BOTH_OUTLOOK_CALLBACK] });
 
 describe.each(DIALECTS)('paths into an account its owner has not claimed yet, on %s', (dialect) => {
-  const t = withTestApp(dialect, () => ({ ...microsoftSignInEnv(fake), ...googleSignInEnv(emu) }));
+  const t = withTestApp(dialect, () => bothSignInEnv(emu, fake));
 
   /** The victim's Gmail address, known to the Google emulator. */
   async function victimAddress(label: string): Promise<string> {
@@ -36,16 +25,8 @@ describe.each(DIALECTS)('paths into an account its owner has not claimed yet, on
     return email;
   }
 
-  async function oauth(client: Client, provider: 'google' | 'outlook', intent: string, email: string) {
-    const start = await client.get(`/auth/${provider}?intent=${intent}`);
-    expect(start.statusCode).toBe(302);
-    const authorize = start.headers.location as string;
-    const callback =
-      provider === 'google'
-        ? await consentWithGoogle(emu, authorize, email)
-        : await consentOnGraphFake(authorize, email, OUTLOOK_CALLBACK);
-    return client.get(callback.replace(GOOGLE_PUBLIC_URL, ''));
-  }
+  const oauth = (client: Client, provider: 'google' | 'outlook', intent: string, email: string) =>
+    throughProvider({ emu, fake }, client, provider, intent, email);
 
   async function attackerSignsUp(email: string): Promise<Client> {
     const attacker = new Client(t.app);

@@ -3,31 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { DEV_LIST, dailyNews } from '#test/fixtures/gmail.js';
-import {
-  consentWithGoogle,
-  GOOGLE_PUBLIC_URL,
-  googleSignInEnv,
-  microsoftSignInEnv,
-} from '#test/fixtures/oauth.js';
+import { BOTH_OUTLOOK_CALLBACK, bothSignInEnv, throughProvider } from '#test/fixtures/oauth.js';
 import { outlookMessage } from '#test/fixtures/outlook.js';
-import { peersForThisFile } from '#test/fixtures/peers.js';
+import { withGoogleEmulator, withGraphFake } from '#test/fixtures/peers.js';
 import { Client, DIALECTS } from '#test/helpers/app.js';
-import { startGoogleEmulator } from '#test/helpers/google-emulator.js';
-import { startGraphFake } from '#test/helpers/graph-fake.js';
-import { consentOnGraphFake } from '#test/helpers/microsoft-consent.js';
 
 // One address connected as an Outlook mailbox (the Graph fake), then again through Google (the emulator):
 // the mailbox starts over on Gmail and its scan runs in full by itself, also when the Outlook scan was
 // still running at the switch. And a mailbox whose checkpoint its adapter cannot use (another adapter's,
 // unreadable) gets a full scan at its next check instead of an error.
 
-/** One site for both providers: Google's test origin, where Microsoft sends the browser back too. */
-const OUTLOOK_CALLBACK = `${GOOGLE_PUBLIC_URL}/auth/outlook/callback`;
-
-const { emu, fake } = peersForThisFile({
-  emu: () => startGoogleEmulator(),
-  fake: () => startGraphFake({ redirectUris: [OUTLOOK_CALLBACK] }),
-});
+const emu = withGoogleEmulator();
+const fake = withGraphFake({ redirectUris: [BOTH_OUTLOOK_CALLBACK] });
 
 const day = (n: number) => new Date(Date.UTC(2025, 8, 1, 9) - n * 86_400_000);
 
@@ -63,18 +50,12 @@ async function bothMailboxes(label: string): Promise<string> {
 }
 
 describe.each(DIALECTS)('an address connected again through another provider on %s', (dialect) => {
-  const t = withTestApp(dialect, () => ({ ...microsoftSignInEnv(fake), ...googleSignInEnv(emu) }));
+  const t = withTestApp(dialect, () => bothSignInEnv(emu, fake));
 
   /** Signs in (or adds) `email` through the provider's consent; its scan is queued, not awaited. */
   async function connect(client: Client, provider: 'google' | 'outlook', intent: string, email: string) {
-    const start = await client.get(`/auth/${provider}?intent=${intent}`);
-    expect(start.statusCode).toBe(302);
-    const authorize = start.headers.location as string;
-    const callback =
-      provider === 'google'
-        ? await consentWithGoogle(emu, authorize, email)
-        : await consentOnGraphFake(authorize, email, OUTLOOK_CALLBACK);
-    expect((await client.get(callback)).headers.location).toBe('/genie/subscriptions');
+    const done = await throughProvider({ emu, fake }, client, provider, intent, email);
+    expect(done.headers.location).toBe('/genie/subscriptions');
   }
 
   const mailboxOf = async (email: string) =>
