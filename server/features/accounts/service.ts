@@ -139,15 +139,16 @@ export function createAccountsService({
     return { token, userId: user.id, redirectUrl: await redirectFor(user.id) };
   }
 
-  /** Into the account, or first the second factor when the user turned it on (and it is not proven yet). */
-  async function signedIn(
-    user: { id: string; email: string; totpOn: boolean; duplicateSignup: boolean },
-    meta: SessionMeta,
-    secondFactorPassed: boolean,
-  ): Promise<NewSession | PendingSecondStep> {
+  /** What every sign-in sweeps first: expired sessions, and the stand-ins they left without one. */
+  async function sweep(): Promise<void> {
     await repo.deleteExpiredSessions(now());
     await api.removeUnusedStandIns();
-    if (user.totpOn && !secondFactorPassed) {
+  }
+
+  /** Into the account, or first the second factor when the user turned it on. */
+  async function signedIn(user: User, meta: SessionMeta): Promise<NewSession | PendingSecondStep> {
+    await sweep();
+    if (user.totpOn) {
       if (!secondStep) throw new Error('Two-step sign-in is on but no second step is wired');
       return { secondStep: await secondStep.begin(user.id), userId: user.id };
     }
@@ -204,7 +205,7 @@ export function createAccountsService({
         return Boolean(user?.passwordHash) && matches;
       });
       if (!ok || !user) throw new NotAuthenticatedError(MESSAGES.wrongCredentials);
-      return signedIn(user, meta, false);
+      return signedIn(user, meta);
     },
 
     /**
@@ -284,18 +285,22 @@ export function createAccountsService({
       await repo.markVerifiedIfOwnAddress(userId, normalizeEmail(mailboxEmail));
     },
 
-    /**
-     * Signs in a user who proved who they are some other way: Google or Microsoft (the second factor is
-     * asked next when it is on), or a passkey or a second step that passed (`secondFactorPassed`).
-     */
-    async openSession(
-      userId: string,
-      meta: SessionMeta = {},
-      secondFactorPassed = false,
-    ): Promise<NewSession | PendingSecondStep> {
+    /** Signs in a user Google or Microsoft vouched for: the second factor is asked next when it is on. */
+    async openSession(userId: string, meta: SessionMeta = {}): Promise<NewSession | PendingSecondStep> {
       const user = await repo.findUserById(userId);
       if (!user) throw new NotAuthenticatedError(MESSAGES.notSignedIn);
-      return signedIn(user, meta, secondFactorPassed);
+      return signedIn(user, meta);
+    },
+
+    /**
+     * Signs in a user past the second factor: its code was given (the second step), or a passkey with user
+     * verification was used, which is two factors in one (the device and its PIN or biometric).
+     */
+    async openSessionPastSecondFactor(userId: string, meta: SessionMeta = {}): Promise<NewSession> {
+      const user = await repo.findUserById(userId);
+      if (!user) throw new NotAuthenticatedError(MESSAGES.notSignedIn);
+      await sweep();
+      return startSession(user, meta);
     },
 
     async sessionUser(token: string | undefined) {

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResponseSchema,
@@ -40,6 +41,17 @@ const ceremonyCookie = (path: string) => ({
   maxAge: 300,
 });
 
+/** Hands the browser a ceremony's token, sent back only with the ceremony's second call (`path`). */
+function giveCeremony(reply: FastifyReply, path: string, token: string): void {
+  reply.setCookie(WEBAUTHN_COOKIE, token, ceremonyCookie(path));
+}
+
+/** The ceremony token the browser sent to `path`, spent: the cookie goes whatever happens next. */
+function takeCeremony(request: FastifyRequest, reply: FastifyReply, path: string): string | undefined {
+  reply.clearCookie(WEBAUTHN_COOKIE, ceremonyCookie(path));
+  return request.cookies[WEBAUTHN_COOKIE];
+}
+
 export const signedOutSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions> = async (
   app,
   { accounts, security, rateLimit },
@@ -55,10 +67,9 @@ export const signedOutSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions
         request.body.code,
       );
       reply.endSecondStep();
-      const outcome = await accounts.openSession(userId, reply.sessionMeta(), true);
-      if ('secondStep' in outcome) throw new Error('A second step asked for a second step');
-      reply.startSession(outcome.token);
-      return { redirectUrl: outcome.redirectUrl };
+      const session = await accounts.openSessionPastSecondFactor(userId, reply.sessionMeta());
+      reply.startSession(session.token);
+      return { redirectUrl: session.redirectUrl };
     },
   );
 
@@ -67,7 +78,7 @@ export const signedOutSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions
     { config, schema: { response: { 200: webauthnOptionsSchema } } },
     async (_request, reply) => {
       const { options, token } = await security.passkeys.authenticationOptions();
-      reply.setCookie(WEBAUTHN_COOKIE, token, ceremonyCookie(API.passkeyAuthentication));
+      giveCeremony(reply, API.passkeyAuthentication, token);
       return options as unknown as Record<string, unknown>;
     },
   );
@@ -76,15 +87,12 @@ export const signedOutSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions
     API.passkeyAuthentication,
     { config, schema: { body: passkeyAuthenticationBodySchema, response: { 200: authResponseSchema } } },
     async (request, reply) => {
-      const token = request.cookies[WEBAUTHN_COOKIE];
-      reply.clearCookie(WEBAUTHN_COOKIE, ceremonyCookie(API.passkeyAuthentication));
+      const token = takeCeremony(request, reply, API.passkeyAuthentication);
       const userId = await security.passkeys.authenticate(token, request.body.response);
-      // A passkey with user verification is two factors in one (the device and its PIN or biometric).
-      const outcome = await accounts.openSession(userId, reply.sessionMeta(), true);
-      if ('secondStep' in outcome) throw new Error('A passkey sign-in asked for a second step');
+      const session = await accounts.openSessionPastSecondFactor(userId, reply.sessionMeta());
       if (await request.sessionUser()) await accounts.logout(request.cookies[SESSION_COOKIE]);
-      reply.startSession(outcome.token);
-      return { redirectUrl: outcome.redirectUrl };
+      reply.startSession(session.token);
+      return { redirectUrl: session.redirectUrl };
     },
   );
 };
@@ -120,7 +128,7 @@ export const signedInSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions>
     { config, schema: { response: { 200: webauthnOptionsSchema } } },
     async (request, reply) => {
       const { options, token } = await security.passkeys.registrationOptions(request.user.userId);
-      reply.setCookie(WEBAUTHN_COOKIE, token, ceremonyCookie(API.passkeyRegistration));
+      giveCeremony(reply, API.passkeyRegistration, token);
       return options as unknown as Record<string, unknown>;
     },
   );
@@ -128,8 +136,7 @@ export const signedInSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions>
     API.passkeyRegistration,
     { config, schema: { body: passkeyRegistrationBodySchema, response: { 200: passkeySchema } } },
     async (request, reply) => {
-      const token = request.cookies[WEBAUTHN_COOKIE];
-      reply.clearCookie(WEBAUTHN_COOKIE, ceremonyCookie(API.passkeyRegistration));
+      const token = takeCeremony(request, reply, API.passkeyRegistration);
       return security.passkeys.register(request.user.userId, token, request.body.response, request.body.name);
     },
   );
