@@ -66,16 +66,19 @@ export function createAccountMails({
     return taken ? { release: () => repo.releaseAccountMail(key, budget, at) } : null;
   }
 
-  /** Sends a mail within the address's budget; nothing when it is spent. */
+  /**
+   * Sends a mail to `to` within the address's budget, written by `compose` once the budget allows it;
+   * nothing when it is spent.
+   */
   async function sendWithin(
     budget: 'notice' | 'reset',
-    mail: { to: string; subject: string; text: string },
-  ): Promise<boolean> {
-    const taken = await fromBudget(mail.to, budget);
-    if (!taken) return false;
+    to: string,
+    compose: () => Promise<{ subject: string; text: string }>,
+  ): Promise<void> {
+    const taken = await fromBudget(to, budget);
+    if (!taken) return;
     try {
-      await mailer.send(mail);
-      return true;
+      await mailer.send({ to, ...(await compose()) });
     } catch (error) {
       await taken.release();
       throw error;
@@ -84,25 +87,25 @@ export function createAccountMails({
 
   /**
    * A single-use link mailed to a user, unless one of its kind went out within the cooldown (a row any
-   * instance may have written): a new token is stored (its hash), the mail sent, and the token deleted
-   * again when the mail fails, since a link nobody received must not hold the cooldown.
+   * instance may have written) or the address's budget is spent: a new token is stored (its hash), the
+   * mail sent, and the token deleted again when the mail fails, since a link nobody received must not
+   * hold the cooldown.
    */
   async function mailLink(user: Pick<User, 'id' | 'email'>, kind: LinkKind): Promise<void> {
     const at = now();
     const last = await kind.latestAt(user.id);
     if (last !== undefined && last > at - RESET_COOLDOWN_MS) return;
-    const token = randomToken();
-    const tokenHash = hashToken(token);
-    await kind.store({ tokenHash, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
-    let sent = false;
+    let stored: string | null = null;
     try {
-      sent = await sendWithin(kind.budget, {
-        to: user.email,
-        subject: kind.subject,
-        text: kind.text(kind.url(token)).join('\n'),
+      await sendWithin(kind.budget, user.email, async () => {
+        const token = randomToken();
+        stored = hashToken(token);
+        await kind.store({ tokenHash: stored, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
+        return { subject: kind.subject, text: kind.text(kind.url(token)).join('\n') };
       });
-    } finally {
-      if (!sent) await kind.unstore(tokenHash);
+    } catch (error) {
+      if (stored) await kind.unstore(stored);
+      throw error;
     }
   }
 
@@ -153,8 +156,7 @@ export function createAccountMails({
   async function signupAttempt(email: string): Promise<void> {
     const user = await repo.findUserByEmail(email);
     if (!user) return;
-    await sendWithin('notice', {
-      to: user.email,
+    await sendWithin('notice', user.email, async () => ({
       subject: 'Someone tried to create an Inbox Genie account with your address',
       text: [
         'Someone tried to create an Inbox Genie account with this address, which already has one.',
@@ -164,12 +166,11 @@ export function createAccountMails({
         '',
         'If it was not you, nothing changed: ignore this mail.',
       ].join('\n'),
-    });
+    }));
   }
 
   async function newSignin(user: Pick<User, 'email'>, browser: string, at: number): Promise<void> {
-    await sendWithin('notice', {
-      to: user.email,
+    await sendWithin('notice', user.email, async () => ({
       subject: 'A new sign-in to your Inbox Genie account',
       text: [
         `Your Inbox Genie account was signed in to from a browser it had not seen before: ${browser}, at`,
@@ -178,7 +179,7 @@ export function createAccountMails({
         `If it was you, nothing to do. If not, sign out the sessions you do not know and change your`,
         `password: ${publicUrl}${SCREENS.settings}`,
       ].join('\n'),
-    });
+    }));
   }
 
   /** Runs `task` after the answer; its failure goes to the request's log, never to the visitor. */
