@@ -144,7 +144,7 @@ describe('bytes of a first visit', () => {
       await page.locator('#landing-title').waitFor();
       const shown = recorder.sofar();
       const bytes = await recorder.settled();
-      // The first interaction starts the background load of the public area's other screens (App.tsx,
+      // The first interaction starts the background load of the public area's other screens (app.tsx,
       // Preload): reported, not budgeted, as it does not delay this page.
       await page.mouse.move(200, 200);
       const preloaded = await recorder.settled();

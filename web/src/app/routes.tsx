@@ -6,8 +6,8 @@ import { Navigate, type RouteObject } from 'react-router';
 import { NOT_FOUND_TITLE, type PageInfo, PUBLIC_PAGES, SIGNED_IN_PAGES } from '#contract/pages.js';
 import { SCREENS } from '#contract/routes.js';
 import { useContact } from '../components/contact';
-import { SiteLayout } from './layouts/SiteLayout';
-import { Preload } from './Preload';
+import { SiteLayout } from './layouts/site-layout';
+import { Preload } from './preload';
 
 /** The pages of the signed-in area (under /genie), by their name in contract/pages.ts. */
 
@@ -18,35 +18,35 @@ function page<P extends object>(load: () => Promise<{ default: ComponentType<P> 
 
 // Each screen is its own chunk; the layouts show Loading while one loads. The signed-in area's shell
 // (sidebar, live updates over socket.io) is a chunk of its own too: the public pages never load it.
-const SignedInLayout = page(() => import('./layouts/SignedInLayout'));
-const AddMailbox = page(() => import('../features/accounts/AddMailbox'));
-const ConnectMailbox = page(() => import('../features/accounts/ConnectMailbox'));
-const Accounts = page(() => import('../features/accounts/Accounts'));
-const AddAccount = page(() => import('../features/accounts/AddAccount'));
-const ConfirmEmail = page(() => import('../features/auth/ConfirmEmail'));
-const CreateAccount = page(() => import('../features/auth/CreateAccount'));
-const ForgotPassword = page(() => import('../features/auth/ForgotPassword'));
-const ProviderPage = page(() => import('../features/auth/ProviderPage'));
-const ResetConfirm = page(() => import('../features/auth/ResetConfirm'));
-const ResetSent = page(() => import('../features/auth/ResetSent'));
-const SigninCode = page(() => import('../features/auth/SigninCode'));
-const SigninPassword = page(() => import('../features/auth/SigninPassword'));
-const Billing = page(() => import('../features/billing/Billing'));
+const SignedInLayout = page(() => import('./layouts/signed-in-layout'));
+const AddMailbox = page(() => import('../features/accounts/add-mailbox'));
+const ConnectMailbox = page(() => import('../features/accounts/connect-mailbox'));
+const Accounts = page(() => import('../features/accounts/accounts'));
+const AddAccount = page(() => import('../features/accounts/add-account'));
+const ConfirmEmail = page(() => import('../features/auth/confirm-email'));
+const CreateAccount = page(() => import('../features/auth/create-account'));
+const ForgotPassword = page(() => import('../features/auth/forgot-password'));
+const ProviderPage = page(() => import('../features/auth/provider-page'));
+const ResetConfirm = page(() => import('../features/auth/reset-confirm'));
+const ResetSent = page(() => import('../features/auth/reset-sent'));
+const SigninCode = page(() => import('../features/auth/signin-code'));
+const SigninPassword = page(() => import('../features/auth/signin-password'));
+const Billing = page(() => import('../features/billing/billing'));
 // The blog's screens hold the markdown renderer: only they may import react-markdown, so that it stays
 // in their chunks.
-const BlogList = page(() => import('../features/blog/BlogList'));
-const BlogPost = page(() => import('../features/blog/BlogPost'));
-const Pricing = page(() => import('../features/billing/Pricing'));
-const About = page(() => import('../features/marketing/About'));
-const HowItWorks = page(() => import('../features/marketing/HowItWorks'));
-const Landing = page(() => import('../features/marketing/Landing'));
-const NotFound = page(() => import('../components/NotFound'));
-const Privacy = page(() => import('../features/marketing/Privacy'));
-const Terms = page(() => import('../features/marketing/Terms'));
-const Rules = page(() => import('../features/rules/Rules'));
-const Insights = page(() => import('../features/insights/Insights'));
-const Settings = page(() => import('../features/settings/Settings'));
-const CategoryPage = page(() => import('../features/subscriptions/CategoryPage'));
+const BlogList = page(() => import('../features/blog/blog-list'));
+const BlogPost = page(() => import('../features/blog/blog-post'));
+const Pricing = page(() => import('../features/billing/pricing'));
+const About = page(() => import('../features/marketing/about'));
+const HowItWorks = page(() => import('../features/marketing/how-it-works'));
+const Landing = page(() => import('../features/marketing/landing'));
+const NotFound = page(() => import('../components/not-found'));
+const Privacy = page(() => import('../features/marketing/privacy'));
+const Terms = page(() => import('../features/marketing/terms'));
+const Rules = page(() => import('../features/rules/rules-screen'));
+const Insights = page(() => import('../features/insights/insights'));
+const Settings = page(() => import('../features/settings/settings'));
+const CategoryPage = page(() => import('../features/subscriptions/list/category-page'));
 
 const SITE_PAGES = [
   AddMailbox,
@@ -133,7 +133,7 @@ export const routes: RouteObject[] = [
     ),
     children: [
       ...routesOf(PUBLIC_PAGES, PUBLIC_SCREENS),
-      // The post's own title replaces the blog's once it has loaded (BlogPost.tsx).
+      // The post's own title replaces the blog's once it has loaded (blog-post.tsx).
       { path: '/blogDetails/:id', element: <BlogPost />, handle: { title: PUBLIC_PAGES.blog.title } },
       { path: '*', element: <NotFound />, handle: { title: NOT_FOUND_TITLE } },
     ],

@@ -1,6 +1,6 @@
 // One-time messages a screen hands to the next one through the router's state (e.g. after a password
 // reset, on the sign-in page): shown once on arrival, then removed from the history entry so that a
-// reload or a later visit does not show it again (RouteNotice.tsx).
+// reload or a later visit does not show it again (route-notice.tsx).
 
 export const NOTICES = {
   passwordChanged: 'Your password was changed. Sign in with the new one.',

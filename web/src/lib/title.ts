@@ -1,4 +1,4 @@
-// The browser tab's title of every screen: each route names its screen in `handle.title` (App.tsx) and the
+// The browser tab's title of every screen: each route names its screen in `handle.title` (app/routes.tsx) and the
 // layouts set document.title from the deepest route that has one.
 import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from 'react';
 import { matchRoutes, type RouteObject, useLocation } from 'react-router';
@@ -21,7 +21,7 @@ export function routeTitle(handles: readonly unknown[]): string | null {
   return null;
 }
 
-/** The app's route table (App.tsx), for matching the current address to its routes' handles. */
+/** The app's route table (app/routes.tsx), for matching the current address to its routes' handles. */
 export const RouteTableContext = createContext<RouteObject[]>([]);
 
 /** The handles of the routes the current address matches, outermost first. */

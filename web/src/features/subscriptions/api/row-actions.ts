@@ -1,6 +1,6 @@
 // The row actions, their calls and mutations (docs/product.md §4 Keep, Unsubscribe flow, Block): each success
-// writes its answer into the cached lists (subscription-list.ts applyAction). Failures are the flow's to answer
-// (useSubscriptionActions.tsx), except a 403, which the query client answers for all.
+// writes its answer into the cached lists (list-query.ts applyAction). Failures are the flow's to answer
+// (actions/use-subscription-actions.tsx), except a 403, which the query client answers for all.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   type Subscription,
@@ -11,7 +11,7 @@ import {
 import { API } from '#contract/routes.js';
 import { api } from '../../../lib/api-client';
 import { subscriptionKeys } from './keys';
-import { applyAction } from './subscription-list';
+import { applyAction } from './list-query';
 
 /** What an unsubscribe or a block may carry besides the sender. */
 export interface ActionOptions {
@@ -27,7 +27,7 @@ const ref = (subscriptionId: string) => ({ subscriptionId });
 export const keepSubscription = (subscriptionId: string) =>
   api.post(API.keepSubscription, ref(subscriptionId), subscriptionSchema);
 
-/** Unsubscribes from a sender (POST /unsubscribe); the answer says what comes next (unsubscribeFlow.ts). */
+/** Unsubscribes from a sender (POST /unsubscribe); the answer says what comes next (actions/unsubscribe-flow.ts). */
 export const unsubscribe = (subscriptionId: string, { confirmBlock, moveToTrash }: ActionOptions = {}) =>
   api.post(
     API.unsubscribe,
@@ -89,7 +89,7 @@ export function useSubscriptionMutations(category: SubscriptionCategory) {
     mutationFn: (item: Subscription) => manualUnsubscribe(item.id),
     onSuccess: (updated, item) => moved(item, updated),
   });
-  // Its answer says what comes next (unsubscribeFlow.ts); the item leaves the list by `removed`.
+  // Its answer says what comes next (actions/unsubscribe-flow.ts); the item leaves the list by `removed`.
   const unsubscribeMutation = useMutation({
     mutationKey: ['unsubscribe'],
     mutationFn: ({ item, ...options }: WithOptions) => unsubscribe(item.id, options),

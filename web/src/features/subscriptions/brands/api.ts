@@ -1,6 +1,6 @@
 // The list grouped by brand in the query cache: GET /get-unsubscribe-emails?group=brand, a page of brands
 // at a time, under the subscriptions' keys (refreshed with every list; the row actions write into it:
-// brandPages.ts applyToBrands).
+// brand-pages.ts applyToBrands).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
   type BrandsResponse,
@@ -11,7 +11,7 @@ import {
 import { API } from '#contract/routes.js';
 import { api } from '../../../lib/api-client';
 import { subscriptionKeys } from '../api/keys';
-import { PAGE_SIZE } from '../api/subscription-list';
+import { PAGE_SIZE } from '../api/list-query';
 
 /** One page of the category's brands in the order, matching `q` (the brand, or a sender's name or address). */
 export function getBrands(

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { BrandRow, BrandsResponse, SenderRule, Subscription } from '#contract/api.js';
 import { subscriptionKeys } from '../api/keys';
-import { applyToBrands, brandPagesWithout, setBrandSenderRule } from './brandPages';
+import { applyToBrands, brandPagesWithout, setBrandSenderRule } from './brand-pages';
 import {
   addressesPreview,
   brandCaption,
@@ -11,7 +11,7 @@ import {
   selectionOf,
   sendersLabel,
   withSenders,
-} from './brandView';
+} from './brand-view';
 
 function sub(id: string, address: string, over: Partial<Subscription> = {}): Subscription {
   return {

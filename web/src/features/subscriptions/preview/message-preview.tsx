@@ -1,0 +1,178 @@
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import type { SubscriptionMessage } from '#contract/api.js';
+import { getMessagePreview } from '../api/message-preview';
+import { isEmptyPreview, PREVIEW_NOT_FOUND, previewFailure } from './preview-answer';
+
+interface MessagePreviewProps {
+  subscriptionId: string;
+  message: SubscriptionMessage;
+}
+
+/**
+ * The sandbox of the preview frame: links may open a new tab, nothing else. Never `allow-scripts`
+ * nor `allow-same-origin`: the HTML is sanitized on the server, and the frame is the second wall.
+ */
+const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
+
+/**
+ * A click inside the message moves the keyboard into the frame, whose keys never reach this page (it
+ * is sandboxed, without scripts): Escape would no longer close the preview. Focus comes back to the
+ * modal as soon as the page loses it to the frame (and, as the blur may come before the frame has the
+ * focus, on a short watch while the preview is open); the click itself (a link) still lands in the frame.
+ */
+function useFocusKeptFromFrame(show: boolean, frameRef: RefObject<HTMLIFrameElement | null>) {
+  useEffect(() => {
+    if (!show) return;
+    function reclaim() {
+      const frame = frameRef.current;
+      if (frame && document.activeElement === frame) frame.closest<HTMLElement>('.modal')?.focus();
+    }
+    // The blur comes as the click starts, the frame has the focus a moment later: look a few times.
+    function onBlur() {
+      for (const ms of [0, 30, 100]) setTimeout(reclaim, ms);
+    }
+    window.addEventListener('blur', onBlur);
+    const watch = setInterval(reclaim, 250);
+    return () => {
+      window.removeEventListener('blur', onBlur);
+      clearInterval(watch);
+    };
+  }, [show, frameRef]);
+}
+
+/**
+ * The preview's state: `open` shows the modal and fetches the sanitized HTML, `load(true)` fetches it again
+ * with the remote images, `close` hides it. Answers of an earlier opening (or of a closed modal) are dropped.
+ */
+function usePreview({ subscriptionId, message }: MessagePreviewProps) {
+  const [show, setShow] = useState(false);
+  const [html, setHtml] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [imagesLoaded, setImagesLoaded] = useState(false);
+  const generation = useRef(0);
+
+  async function load(loadImages: boolean) {
+    const mine = ++generation.current;
+    setLoading(true);
+    try {
+      const answer = await getMessagePreview({ subscriptionId, messageId: message.id, loadImages });
+      if (mine !== generation.current) return;
+      if (isEmptyPreview(answer)) {
+        // docs/product.md §5: the preview opens only for a non-empty answer.
+        if (!loadImages) close();
+        return;
+      }
+      setHtml(answer);
+      if (loadImages) setImagesLoaded(true);
+    } catch (error) {
+      if (mine !== generation.current) return;
+      const failure = previewFailure(error);
+      if (failure.kind === 'redirect') {
+        window.location.assign(failure.url);
+      } else if (failure.kind === 'not-found') {
+        close();
+        window.alert(PREVIEW_NOT_FOUND);
+      } else {
+        // docs/product.md §8: preview failures are only logged. A failed first load has nothing to show.
+        console.warn('Failed to fetch the message preview...', error);
+        if (!loadImages) close();
+      }
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+  }
+
+  function open() {
+    setHtml(null);
+    setImagesLoaded(false);
+    setShow(true);
+    void load(false);
+  }
+
+  function close() {
+    generation.current += 1;
+    setShow(false);
+    setLoading(false);
+  }
+
+  return { show, html, setHtml, loading, imagesLoaded, load, open, close };
+}
+
+/**
+ * The Read button of one message and its preview modal (docs/product.md §2): the modal shows a loader until
+ * the sanitized HTML arrives, then the HTML in a sandboxed frame. Remote images stay placeholders
+ * until the user asks for them with 'Load images'.
+ */
+export function MessagePreview(props: MessagePreviewProps) {
+  const titleId = useId();
+  const subject = props.message.subject || '(no subject)';
+  const { show, html, setHtml, loading, imagesLoaded, load, open, close } = usePreview(props);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  useFocusKeptFromFrame(show, frameRef);
+
+  return (
+    <>
+      <Button
+        variant="outline-primary"
+        size="sm"
+        className="subscription-read flex-shrink-0"
+        aria-label={`Read ${subject}`}
+        onClick={open}
+      >
+        Read
+      </Button>
+      <Modal
+        show={show}
+        onHide={close}
+        onExited={() => setHtml(null)}
+        size="lg"
+        fullscreen="sm-down"
+        centered
+        aria-labelledby={titleId}
+        className="message-preview-modal"
+      >
+        <Modal.Header closeButton>
+          <Modal.Title as="h2" id={titleId} className="h5 text-break">
+            {subject}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body className="p-0 message-preview-body">
+          {html !== null && (
+            <iframe
+              ref={frameRef}
+              title="Message preview"
+              className="message-preview-frame"
+              sandbox={SANDBOX}
+              referrerPolicy="no-referrer"
+              srcDoc={html}
+            />
+          )}
+          {loading && (
+            <div className="message-preview-loader">
+              <Spinner animation="border" role="status">
+                <span className="visually-hidden">Loading preview…</span>
+              </Spinner>
+            </div>
+          )}
+        </Modal.Body>
+        <Modal.Footer>
+          {!imagesLoaded && (
+            <Button
+              variant="outline-secondary"
+              onClick={() => void load(true)}
+              disabled={loading || html === null}
+            >
+              Load images
+            </Button>
+          )}
+          <Button variant="secondary" onClick={close}>
+            Close
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/api-client';
+import { isEmptyPreview, previewFailure } from './preview-answer';
+
+describe('isEmptyPreview', () => {
+  it("treats nothing, blanks and 'Messages not found' as empty", () => {
+    expect(isEmptyPreview(undefined)).toBe(true);
+    expect(isEmptyPreview(null)).toBe(true);
+    expect(isEmptyPreview('')).toBe(true);
+    expect(isEmptyPreview('  \n')).toBe(true);
+    expect(isEmptyPreview('Messages not found')).toBe(true);
+    expect(isEmptyPreview(' Messages not found\n')).toBe(true);
+  });
+
+  it('keeps any HTML', () => {
+    expect(isEmptyPreview('<p>Hello</p>')).toBe(false);
+    expect(isEmptyPreview('<p>Messages not found</p>')).toBe(false);
+  });
+});
+
+describe('previewFailure', () => {
+  it('re-authenticates on a 401 carrying a redirectUrl', () => {
+    const error = new ApiError(401, 'expired', { message: 'expired', redirectUrl: '/auth/google' });
+    expect(previewFailure(error)).toEqual({ kind: 'redirect', url: '/auth/google' });
+  });
+
+  it('alerts on a 404', () => {
+    expect(previewFailure(new ApiError(404, 'gone', { message: 'gone' }))).toEqual({ kind: 'not-found' });
+  });
+
+  it('only logs anything else', () => {
+    expect(previewFailure(new ApiError(401, '', { message: 'no' }))).toEqual({ kind: 'log' });
+    expect(previewFailure(new ApiError(500, 'boom'))).toEqual({ kind: 'log' });
+    expect(previewFailure(new ApiError(0, ''))).toEqual({ kind: 'log' });
+    expect(previewFailure(new Error('x'))).toEqual({ kind: 'log' });
+  });
+});

@@ -1,0 +1,26 @@
+// What the Read button does with the answer of POST /get-message-preview (docs/product.md §3, §5, §8).
+import { isStatus, redirectUrlOf } from '../../../lib/api-client';
+
+/** docs/product.md §8: the alert of a preview whose message is gone (404). */
+export const PREVIEW_NOT_FOUND = 'Preview not found, please check your email for the message';
+
+/** docs/product.md §3/§5: an empty answer or the value 'Messages not found' means there is nothing to show. */
+export function isEmptyPreview(html: string | null | undefined): boolean {
+  if (typeof html !== 'string') return true;
+  const text = html.trim();
+  return text === '' || text === 'Messages not found';
+}
+
+export type PreviewFailure =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'not-found' }
+  /** docs/product.md §8: any other preview failure is only logged. */
+  | { kind: 'log' };
+
+/** How a failed preview call is answered: a 401 with redirectUrl re-authenticates, a 404 alerts. */
+export function previewFailure(error: unknown): PreviewFailure {
+  const url = isStatus(error, 401) ? redirectUrlOf(error) : null;
+  if (url) return { kind: 'redirect', url };
+  if (isStatus(error, 404)) return { kind: 'not-found' };
+  return { kind: 'log' };
+}
