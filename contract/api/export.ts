@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { settingsSchema } from './accounts.js';
 import { mailboxProviderSchema } from './mailboxes.js';
 import { passkeySchema } from './passkey.js';
+import { senderRuleSchema } from './rules.js';
 import { subscriptionCategorySchema } from './subscriptions.js';
 
 // "Your data to take away": GET /export (everything stored about the user, JSON) and GET /export.csv (the
@@ -78,14 +79,11 @@ export const exportMessageSchema = z.object({
   seen: z.boolean().nullable(),
 });
 
-export const exportSenderRuleSchema = z.object({
+/** A sender's rule: its fields as the rule's own schema has them (a new part is exported with it). */
+export const exportSenderRuleSchema = senderRuleSchema.extend({
   senderId: z.string(),
   mailboxId: z.string(),
-  folder: z.string().nullable(),
   folderName: z.string().nullable(),
-  keepNewest: z.number().nullable(),
-  expireAfterDays: z.number().nullable(),
-  expireAction: z.string().nullable(),
   providerRef: z.string().nullable(),
   nextDueAt: time,
   createdAt: z.string(),

@@ -1,27 +1,34 @@
 import { z } from 'zod';
+import {
+  COUNT_PARTS,
+  type CountField,
+  EXPIRE_ACTIONS,
+  type ExpireAction,
+  FOLDER_PART,
+  ruleDoesSomething,
+} from '../rule-parts.js';
 
 // Organising what stays: sender rules, the Screener and the mailbox's folders (docs/decisions/079-sender-rules.md).
 
+/** The parts' limits, as the table (contract/rule-parts.ts) gives them. */
 export const RULE_LIMITS = {
-  keepNewest: { min: 1, max: 100 },
-  expireAfterDays: { min: 1, max: 3650 },
-  /** Longest folder name the picker accepts (IMAP servers allow more; labels and Outlook folders less). */
-  folderName: 200,
+  keepNewest: { min: COUNT_PARTS.keepNewest.min, max: COUNT_PARTS.keepNewest.max },
+  expireAfterDays: { min: COUNT_PARTS.expireAfterDays.min, max: COUNT_PARTS.expireAfterDays.max },
+  folderName: FOLDER_PART.maxLength,
 } as const;
 
 export const RULE_MESSAGES = {
   empty: 'Choose at least one thing for the rule to do.',
-  keepNewest: `Keep between ${RULE_LIMITS.keepNewest.min} and ${RULE_LIMITS.keepNewest.max} messages.`,
-  expireAfterDays: `Choose between ${RULE_LIMITS.expireAfterDays.min} and ${RULE_LIMITS.expireAfterDays.max} days.`,
+  keepNewest: COUNT_PARTS.keepNewest.message,
+  expireAfterDays: COUNT_PARTS.expireAfterDays.message,
   expireAction: 'Choose whether old mail goes to the trash or the archive.',
-  folder: 'Choose a folder, or name a new one.',
+  folder: FOLDER_PART.message,
   blocked: 'This sender is blocked, so its mail already goes to the trash. Keep it first to organise it.',
   premium: 'Rules are part of Premium. Choose a plan to organise your senders.',
   folderGone: 'That folder no longer exists in the mailbox. Choose another one.',
 } as const;
 
-export const EXPIRE_ACTIONS = ['trash', 'archive'] as const;
-export type ExpireAction = (typeof EXPIRE_ACTIONS)[number];
+export { EXPIRE_ACTIONS, type ExpireAction };
 
 /**
  * One sender's rule: any of deliver to a folder, keep only the newest N, and remove after N days. Order of
@@ -38,15 +45,18 @@ export const senderRuleSchema = z.object({
 });
 export type SenderRule = z.infer<typeof senderRuleSchema>;
 
-const count = (limits: { min: number; max: number }, message: string) =>
-  z
+/** A counting part's field: a whole number within the part's limits, or null. */
+const count = (field: CountField) => {
+  const { min, max, message } = COUNT_PARTS[field];
+  return z
     .number({ error: message })
     .int({ error: message })
-    .min(limits.min, { error: message })
-    .max(limits.max, { error: message })
+    .min(min, { error: message })
+    .max(max, { error: message })
     .nullable()
     .optional()
     .transform((v) => v ?? null);
+};
 
 /**
  * PUT /sender-rules/:subscriptionId `{rule}`. `folder` names a folder by its path from GET /mailbox-folders;
@@ -59,12 +69,12 @@ export const putSenderRuleBodySchema = z.object({
         .string({ error: RULE_MESSAGES.folder })
         .trim()
         .min(1, { error: RULE_MESSAGES.folder })
-        .max(RULE_LIMITS.folderName, { error: RULE_MESSAGES.folder })
+        .max(FOLDER_PART.maxLength, { error: RULE_MESSAGES.folder })
         .nullable()
         .optional()
         .transform((v) => v ?? null),
-      keepNewest: count(RULE_LIMITS.keepNewest, RULE_MESSAGES.keepNewest),
-      expireAfterDays: count(RULE_LIMITS.expireAfterDays, RULE_MESSAGES.expireAfterDays),
+      keepNewest: count('keepNewest'),
+      expireAfterDays: count('expireAfterDays'),
       expireAction: z
         .enum(EXPIRE_ACTIONS, { error: RULE_MESSAGES.expireAction })
         .nullable()
@@ -72,7 +82,7 @@ export const putSenderRuleBodySchema = z.object({
         .transform((v) => v ?? null),
     })
     .superRefine((r, ctx) => {
-      if (r.folder === null && r.keepNewest === null && r.expireAfterDays === null) {
+      if (!ruleDoesSomething(r)) {
         ctx.addIssue({ code: 'custom', message: RULE_MESSAGES.empty, path: ['folder'] });
       } else if ((r.expireAfterDays === null) !== (r.expireAction === null)) {
         ctx.addIssue({ code: 'custom', message: RULE_MESSAGES.expireAction, path: ['expireAction'] });

@@ -1,5 +1,6 @@
+import { RULE_COLUMNS, ruleOfColumns } from '../organise/rule-repository.js';
 import { tableExport } from './table-repository.js';
-import { count, flag, iso, isoOf, parsed, strings } from './values.js';
+import { flag, iso, isoOf, parsed, strings } from './values.js';
 
 // What each table read page by page gives the export (docs/decisions/081-data-export.md): its columns,
 // whose rows they are, its keyset and the item a row becomes. Columns are named one by one: secrets
@@ -91,11 +92,7 @@ export const senderRules = tableExport({
   columns: [
     'sender_id',
     'mailbox_id',
-    'folder',
-    'folder_name',
-    'keep_newest',
-    'expire_after_days',
-    'expire_action',
+    ...RULE_COLUMNS,
     'provider_ref',
     'next_due_at',
     'created_at',
@@ -104,11 +101,7 @@ export const senderRules = tableExport({
   item: (r) => ({
     senderId: r.sender_id,
     mailboxId: r.mailbox_id,
-    folder: r.folder,
-    folderName: r.folder_name,
-    keepNewest: count(r.keep_newest),
-    expireAfterDays: count(r.expire_after_days),
-    expireAction: r.expire_action,
+    ...ruleOfColumns(r),
     providerRef: r.provider_ref,
     nextDueAt: iso(r.next_due_at),
     createdAt: isoOf(r.created_at),

@@ -56,10 +56,17 @@ export interface RuleTask {
 
 type Target = 'folder' | 'trash' | 'archive';
 
+/**
+ * What a rule does to one message. Moves only, today: a part that changes flags (marking read, say) adds
+ * its kind here, and the compiler then asks carryOut and the counting in applyRules for it; the mail port
+ * would gain the call that sets a flag (docs/decisions/096-one-rule-definition.md).
+ */
+export type RuleAction = { kind: 'move'; message: TrackedMessage; target: Target };
+
 interface Plan {
   task: RuleTask;
-  /** Each message to move, with where it goes. */
-  moves: Array<{ message: TrackedMessage; target: Target }>;
+  /** Each message's action. */
+  actions: RuleAction[];
   /** What the rule keeps, as it will be once the moves are made. */
   kept: TrackedMessage[];
   nextDueAt: number | null;
@@ -92,11 +99,9 @@ export async function applyRules(
   const renamed = await carryOut(provider, plans, record);
   return plans.map((p) => {
     const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
-    for (const { message, target } of p.moves) {
-      if (!renamed.has(message.id)) continue;
-      if (target === 'folder') applied.moved += 1;
-      else if (target === 'trash') applied.trashed += 1;
-      else applied.archived += 1;
+    for (const action of p.actions) {
+      if (!renamed.has(action.message.id)) continue;
+      applied[APPLIED[action.target]] += 1;
     }
     const kept = p.kept.map((m) => {
       const after = renamed.get(m.id);
@@ -167,12 +172,16 @@ function plan(
     kept = next;
   }
   const byId = new Map(mail.map((m) => [m.id, m]));
-  const moves = [...target].map(([id, to]) => ({ message: byId.get(id)!, target: to }));
-  return { task, moves: moves.filter((m) => m.message), kept, nextDueAt, counting };
+  const actions: RuleAction[] = [];
+  for (const [id, to] of target) {
+    const message = byId.get(id);
+    if (message) actions.push({ kind: 'move', message, target: to });
+  }
+  return { task, actions, kept, nextDueAt, counting };
 }
 
 /**
- * The plans' moves, one moveMessages per destination (each rule's folder, the trash, the archive), each
+ * The plans' actions: moves, one moveMessages per destination (each rule's folder, the trash, the archive), each
  * move recorded under its own rule. Answers the new place of each message moved, by its id before.
  */
 async function carryOut(
@@ -185,7 +194,7 @@ async function carryOut(
     { destination: Destination; items: Array<{ message: TrackedMessage; owner: string }> }
   >();
   for (const p of plans) {
-    for (const { message, target } of p.moves) {
+    for (const { message, target } of p.actions) {
       const destination: Destination =
         target === 'folder' ? { kind: 'folder', path: p.task.rule.folder! } : { kind: target };
       const key = JSON.stringify(destination);
@@ -212,6 +221,12 @@ async function carryOut(
   }
   return renamed;
 }
+
+/** Which count of RuleApplied a move to each target adds to. */
+const APPLIED = { folder: 'moved', trash: 'trashed', archive: 'archived' } as const satisfies Record<
+  Target,
+  keyof RuleApplied
+>;
 
 function dedupe(messages: TrackedMessage[]): TrackedMessage[] {
   const seen = new Set<string>();

@@ -1,21 +1,18 @@
 import type { Selectable } from 'kysely';
-import type { ExpireAction } from '#contract/api.js';
+import type { SenderRule } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
 import type { SenderRulesTable, SubscriptionCategory } from '#server/db/schema.js';
 import type { Destination, MovedMessage, TrashedMessage } from '#server/mail/provider.js';
 import { followMoves } from '../mailboxes/repository.js';
 import type { TrackedMessage } from './engine.js';
+import { columnsOfRule, ruleOfColumns } from './rule-repository.js';
 
 // SQL of organising: sender rules, the moves rules and the Screener made (ids and folders, for undo),
 // and the Screener's switch per mailbox and mark per sender.
 
-/** A sender's rule as stored. */
-export interface StoredRule {
-  folder: string | null;
+/** A sender's rule as stored: its fields (rule.ts) and its run state. */
+export interface StoredRule extends SenderRule {
   folderName: string | null;
-  keepNewest: number | null;
-  expireAfterDays: number | null;
-  expireAction: ExpireAction | null;
   providerRef: string | null;
   nextDueAt: number | null;
   /** What the rule keeps, as its last run left it (engine.ts); null: not known. */
@@ -152,11 +149,7 @@ export function createOrganiseRepository(db: Db) {
 
     async saveRule(sender: { id: string; mailboxId: string }, rule: StoredRule, now: number): Promise<void> {
       const values = {
-        folder: rule.folder,
-        folder_name: rule.folderName,
-        keep_newest: rule.keepNewest,
-        expire_after_days: rule.expireAfterDays,
-        expire_action: rule.expireAction,
+        ...columnsOfRule(rule),
         provider_ref: rule.providerRef,
         next_due_at: rule.nextDueAt,
         tracked: rule.tracked === null ? null : JSON.stringify(rule.tracked),
@@ -366,11 +359,8 @@ function toRule(
   row: Omit<Selectable<SenderRulesTable>, 'sender_id' | 'mailbox_id' | 'created_at' | 'updated_at'>,
 ): StoredRule {
   return {
-    folder: row.folder,
+    ...ruleOfColumns(row),
     folderName: row.folder_name,
-    keepNewest: row.keep_newest,
-    expireAfterDays: row.expire_after_days,
-    expireAction: row.expire_action,
     providerRef: row.provider_ref,
     nextDueAt: row.next_due_at === null ? null : Number(row.next_due_at),
     tracked: row.tracked === null ? null : (JSON.parse(row.tracked) as TrackedMessage[]),

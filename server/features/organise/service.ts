@@ -31,6 +31,7 @@ import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { Repositories } from '../repositories.js';
 import { applyRule, applyRules, type RecordMoves, type RuleTask } from './engine.js';
 import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
+import { ruleFieldsOf } from './rule-repository.js';
 
 // Organising what stays (docs/decisions/079-sender-rules.md, 080-the-screener.md): sender rules (a folder,
 // keep the newest N, remove after N days), applied once when saved and again at each check, and the
@@ -194,7 +195,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           address: r.address,
           senderName: r.senderName,
           account: r.account,
-          rule: toContract(r.rule),
+          rule: ruleFieldsOf(r.rule),
         })),
       };
     },
@@ -221,11 +222,8 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           providerRef = (await provider.createFolderRule(sender.address, folder.path))?.ref ?? null;
         }
         const rule: StoredRule = {
-          folder: folder?.path ?? null,
+          ...ruleFieldsOf({ ...wanted, folder: folder?.path ?? null }),
           folderName: folder?.name ?? null,
-          keepNewest: wanted.keepNewest,
-          expireAfterDays: wanted.expireAfterDays,
-          expireAction: wanted.expireAfterDays === null ? null : wanted.expireAction,
           providerRef,
           nextDueAt: null,
           tracked: null,
@@ -238,7 +236,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           recorder(sender.mailboxId, 'rule'),
         );
         await repo.saveRuns([{ senderId: sender.id, ...run }]);
-        return { rule: toContract(rule), applied: run.applied };
+        return { rule: ruleFieldsOf(rule), applied: run.applied };
       });
     },
 
@@ -373,16 +371,6 @@ function reauth(mailbox: Pick<Mailbox, 'provider' | 'email'>): ReauthRequiredErr
   return new ReauthRequiredError(`Please sign in to ${mailbox.email} again.`, {
     redirectUrl: reauthUrl(mailbox),
   });
-}
-
-function toContract(rule: StoredRule): SenderRule {
-  return {
-    folder: rule.folder,
-    folderName: rule.folderName,
-    keepNewest: rule.keepNewest,
-    expireAfterDays: rule.expireAfterDays,
-    expireAction: rule.expireAction,
-  };
 }
 
 export type OrganiseService = ReturnType<typeof createOrganiseService>;

@@ -1,7 +1,9 @@
 import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely';
+import type { SenderRule } from '#contract/api.js';
 import type { Db } from '#server/db/index.js';
 import { preparedQueries } from '#server/db/prepared.js';
 import type { Database, ReceiptMethod, SubscriptionCategory } from '#server/db/schema.js';
+import { JOINED_RULE_COLUMNS, ruleOfJoined } from '../organise/rule-repository.js';
 
 // What the list's queries share: the select of a subscription (a listed sender with its mailbox, its rule
 // and how it was unsubscribed) and its mapper, the search filter, and the prepared statements (one cache
@@ -32,13 +34,7 @@ export interface StoredSubscription {
   /** Its mail waits in the Screener folder for the user's decision. */
   screened: boolean;
   /** Its rule (features/organise), or null. */
-  rule: {
-    folder: string | null;
-    folderName: string | null;
-    keepNewest: number | null;
-    expireAfterDays: number | null;
-    expireAction: 'trash' | 'archive' | null;
-  } | null;
+  rule: SenderRule | null;
   /** How the last successful receipt handled it (unsubscribed list only; null elsewhere). */
   unsubscribeMethod: ReceiptMethod | null;
 }
@@ -66,11 +62,7 @@ function selectSubscriptions(db: Db, userId: string, withMethod: boolean) {
       'senders.recent_count',
       'senders.via',
       'senders.screened',
-      'sender_rules.folder as rule_folder',
-      'sender_rules.folder_name as rule_folder_name',
-      'sender_rules.keep_newest as rule_keep_newest',
-      'sender_rules.expire_after_days as rule_expire_after_days',
-      'sender_rules.expire_action as rule_expire_action',
+      ...JOINED_RULE_COLUMNS,
       'mailboxes.email as account',
       // How it was unsubscribed is shown in the unsubscribed list only: the other lists skip the
       // lookup. In a limited query it runs for the rows of the page only (it is in the select list).
@@ -112,16 +104,7 @@ export const toSubscription = (r: SubscriptionRow): StoredSubscription => ({
   account: r.account,
   unsubscribeMethod: r.unsubscribe_method ?? null,
   screened: r.screened === 1,
-  rule:
-    r.rule_folder === null && r.rule_keep_newest === null && r.rule_expire_after_days === null
-      ? null
-      : {
-          folder: r.rule_folder,
-          folderName: r.rule_folder_name,
-          keepNewest: r.rule_keep_newest,
-          expireAfterDays: r.rule_expire_after_days,
-          expireAction: r.rule_expire_action,
-        },
+  rule: ruleOfJoined(r),
 });
 
 export function createSubscriptionRows(db: Db) {

@@ -1,8 +1,8 @@
 // What the other features use of the rules; the rest stays inside. The subscription list imports this
 // entry only when it needs it (a row with a rule, the first Organise…): its first load has a budget.
 export { putScreener } from './api/screener';
-export { RuleLine } from './RuleLine';
-export type { RuleTarget } from './useRuleActions';
+export { RuleLine } from './rule-line';
+export type { RuleTarget } from './use-rule-actions';
 
 /** The Organise dialog's module (its default export), loaded with its first opening. */
-export const loadOrganiseDialog = () => import('./OrganiseDialog');
+export const loadOrganiseDialog = () => import('./organise-dialog');

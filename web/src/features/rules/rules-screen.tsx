@@ -5,15 +5,15 @@ import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import type { SenderRuleRow } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
-import { ErrorState } from '../../components/ErrorState';
-import { Loading } from '../../components/Loading';
-import { PageHeader } from '../../components/PageHeader';
+import { ErrorState } from '../../components/error-state';
+import { Loading } from '../../components/loading';
+import { PageHeader } from '../../components/page-header';
 import { useSenderRules } from './api/sender-rules';
-import { ruleInWords } from './ruleInWords';
-import { type RuleTarget, senderOf, useRuleActions } from './useRuleActions';
+import { ruleInWords } from './rule-in-words';
+import { type RuleTarget, senderOf, useRuleActions } from './use-rule-actions';
 import './rules.css';
 
-const OrganiseDialog = lazy(() => import('./OrganiseDialog'));
+const OrganiseDialog = lazy(() => import('./organise-dialog'));
 
 export default function Rules() {
   const rules = useSenderRules();

@@ -1,7 +1,7 @@
 // The Organise dialog (a row's "Organise…", a rule's Edit on the Rules screen): file the sender's mail in
 // a folder, keep only its newest N, remove it after N days; any of them together. Loaded on first use
 // (the list's first load has a budget). Every field has its label; the modal keeps focus inside and
-// Escape closes it; at a phone's width the fields stack. The options' fields are OrganiseOptions.tsx.
+// Escape closes it; at a phone's width the fields stack. The options' fields are organise-options.tsx.
 import { type FormEvent, useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -12,11 +12,10 @@ import { RULE_MESSAGES } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { isStatus, messageOf, wasAlerted } from '../../lib/api-client';
 import { useMailboxFolders } from './api/mailbox-folders';
-import { ExpireOption, KeepOption, MoveOption } from './OrganiseOptions';
-import { bodyOf, formOf, NEW_FOLDER, type RuleField, type RuleForm } from './ruleForm';
-import { ruleInWords } from './ruleInWords';
-import { fileableFolders } from './ruleWords';
-import { type RuleTarget, senderOf, useRuleActions } from './useRuleActions';
+import { ExpireOption, KeepOption, MoveOption } from './organise-options';
+import { bodyOf, fileableFolders, formOf, NEW_FOLDER, type RuleField, type RuleForm } from './rule-form';
+import { ruleInWords } from './rule-in-words';
+import { type RuleTarget, senderOf, useRuleActions } from './use-rule-actions';
 import './rules.css';
 
 interface OrganiseDialogProps {

@@ -1,19 +1,19 @@
 // Saving and removing a sender's rule, with a note of what it did and Undo (the subscriptions' toasts,
-// components/Toasts.tsx). Undo of a new rule removes it and puts the mail back; undo of an edit does the
+// components/toasts.tsx). Undo of a new rule removes it and puts the mail back; undo of an edit does the
 // same, then sets the previous rule again. The calls bypass the mutation cache: a 402 is the dialog's
 // to explain (with a link to the plans), not a jump away from the user's half-filled form.
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { PutSenderRuleBody, SenderRule, SenderRuleRow } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
-import { useToasts } from '../../components/Toasts';
+import { useToasts } from '../../components/toasts';
 import { isStatus, messageOf } from '../../lib/api-client';
 import { setSubscriptionRule } from '../subscriptions';
 import { deleteSenderRule } from './api/delete-sender-rule';
 import { ruleKeys } from './api/keys';
 import { putSenderRule } from './api/put-sender-rule';
-import { bodyOfRule } from './ruleForm';
-import { appliedText, removedText, undoneText } from './ruleWords';
+import { bodyOfRule } from './rule-form';
+import { appliedText, removedText, undoneText } from './rule-outcomes';
 
 /** The sender a rule belongs to: a row of GET /sender-rules, or a subscription row (rule null: none yet). */
 export type RuleTarget = Omit<SenderRuleRow, 'rule'> & { rule: SenderRule | null };

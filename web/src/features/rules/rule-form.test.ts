@@ -1,12 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { RULE_MESSAGES } from '#contract/api.js';
-import { bodyOf, bodyOfRule, formOf, NEW_FOLDER } from './ruleForm';
+import { type MailboxFolder, RULE_MESSAGES } from '#contract/api.js';
+import { bodyOf, bodyOfRule, fileableFolders, formOf, NEW_FOLDER, type RuleForm } from './rule-form';
 
 const blank = formOf(null);
 
+/** The blank form with one counting part switched on and a number typed in it. */
+const withCount = (
+  field: 'keepNewest' | 'expireAfterDays',
+  text: string,
+  form: RuleForm = blank,
+): RuleForm => ({
+  ...form,
+  on: { ...form.on, [field]: true },
+  count: { ...form.count, [field]: text },
+});
+
 describe('the Organise form', () => {
   it('starts a first rule with nothing chosen and sensible numbers', () => {
-    expect(blank).toMatchObject({ moveOn: false, keepOn: false, expireOn: false, keepNewest: '5' });
+    expect(blank).toMatchObject({
+      moveOn: false,
+      on: { keepNewest: false, expireAfterDays: false },
+      count: { keepNewest: '5' },
+    });
     expect(bodyOf(blank)).toEqual({ ok: false, field: 'form', message: RULE_MESSAGES.empty });
   });
 
@@ -15,9 +30,8 @@ describe('the Organise form', () => {
     expect(form).toMatchObject({
       moveOn: true,
       folder: 'News',
-      keepOn: true,
-      keepNewest: '3',
-      expireOn: true,
+      on: { keepNewest: true, expireAfterDays: true },
+      count: { keepNewest: '3' },
     });
     expect(bodyOf(form)).toEqual({
       ok: true,
@@ -40,25 +54,27 @@ describe('the Organise form', () => {
 
   it('refuses counts outside their limits, and partial numbers', () => {
     for (const keepNewest of ['0', '101', '2.5', '5x', '', '-1']) {
-      expect(bodyOf({ ...blank, keepOn: true, keepNewest })).toEqual({
+      expect(bodyOf(withCount('keepNewest', keepNewest))).toEqual({
         ok: false,
         field: 'keepNewest',
         message: RULE_MESSAGES.keepNewest,
       });
     }
-    expect(bodyOf({ ...blank, keepOn: true, keepNewest: '100' }).ok).toBe(true);
-    expect(bodyOf({ ...blank, expireOn: true, expireAfterDays: '3651' })).toMatchObject({
+    expect(bodyOf(withCount('keepNewest', '100')).ok).toBe(true);
+    expect(bodyOf(withCount('expireAfterDays', '3651'))).toMatchObject({
       ok: false,
       field: 'expireAfterDays',
     });
-    expect(bodyOf({ ...blank, expireOn: true, expireAfterDays: '3650', expireAction: 'trash' })).toEqual({
+    expect(bodyOf({ ...withCount('expireAfterDays', '3650'), expireAction: 'trash' })).toEqual({
       ok: true,
       body: { rule: { folder: null, keepNewest: null, expireAfterDays: 3650, expireAction: 'trash' } },
     });
   });
 
   it('leaves out what is switched off, whatever its field holds', () => {
-    const result = bodyOf({ ...blank, keepOn: true, keepNewest: '7', expireAfterDays: 'nonsense' });
+    const result = bodyOf(
+      withCount('keepNewest', '7', { ...blank, count: { ...blank.count, expireAfterDays: 'nonsense' } }),
+    );
     expect(result).toEqual({
       ok: true,
       body: { rule: { folder: null, keepNewest: 7, expireAfterDays: null, expireAction: null } },
@@ -75,5 +91,27 @@ describe('the Organise form', () => {
         expireAction: 'trash',
       }),
     ).toEqual({ rule: { folder: 'A', keepNewest: null, expireAfterDays: 2, expireAction: 'trash' } });
+  });
+});
+
+describe('the folders a rule can file into', () => {
+  const folder = (path: string, specialUse: string | null = null, name = path): MailboxFolder => ({
+    path,
+    name,
+    specialUse,
+  });
+
+  it('leaves out the inbox, the Screener and the special folders, by name', () => {
+    const listed = fileableFolders([
+      folder('INBOX', '\\Inbox'),
+      folder('Trash', '\\Trash'),
+      folder('Junk', '\\Junk'),
+      folder('Sent', '\\Sent'),
+      folder('Screener'),
+      folder('Receipts'),
+      folder('Archive', '\\Archive'),
+      folder('Newsletters'),
+    ]);
+    expect(listed.map((f) => f.path)).toEqual(['Archive', 'Newsletters', 'Receipts']);
   });
 });

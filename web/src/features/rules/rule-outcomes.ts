@@ -1,7 +1,7 @@
-// What saving, removing or undoing a rule did, in words (the toasts), and the folders a rule can file
-// into. Pure, so that each wording is tested without a browser. The rule itself in words: ruleInWords.ts.
-import { type MailboxFolder, type RuleApplied, SCREENER_FOLDER, type SenderRule } from '#contract/api.js';
-import { folderLabel } from './ruleInWords';
+// What saving, removing or undoing a rule did, in words (the toasts). Pure, so that each wording is tested
+// without a browser. The rule itself in words: rule-in-words.ts.
+import type { RuleApplied, SenderRule } from '#contract/api.js';
+import { folderLabel } from './rule-in-words';
 
 function messages(count: number): string {
   return `${count} ${count === 1 ? 'message' : 'messages'}`;
@@ -40,13 +40,4 @@ export function removedText(sender: string, restored: number | null): string {
 export function undoneText(sender: string, restored: number, hadRule: boolean): string {
   const back = restored > 0 ? `, put ${messages(restored)} back` : '';
   return hadRule ? `Restored the previous rule for ${sender}${back}` : `Undid the rule for ${sender}${back}`;
-}
-
-/** The folders a rule can file into: not the inbox, the Screener, trash, junk, drafts, sent or all mail. */
-export function fileableFolders(folders: MailboxFolder[]): MailboxFolder[] {
-  const skipped = new Set(['\\inbox', '\\trash', '\\junk', '\\drafts', '\\sent', '\\all', '\\flagged']);
-  return folders
-    .filter((f) => !(f.specialUse && skipped.has(f.specialUse.toLowerCase())))
-    .filter((f) => f.path.toUpperCase() !== 'INBOX' && f.path !== SCREENER_FOLDER)
-    .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -1,13 +1,13 @@
-// The three options of the Organise dialog (OrganiseDialog.tsx), each a switch that opens its fields: move
-// the sender's mail to a folder, keep only its newest N, remove it after N days.
-import { useId } from 'react';
+// The options of the Organise dialog (organise-dialog.tsx), each a switch that opens its fields: move the
+// sender's mail to a folder, and one per counting part of the contract's table (keep only its newest N,
+// remove it after N days), with that part's labels and limits.
+import { type ReactNode, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { RULE_LIMITS } from '#contract/api.js';
+import { COUNT_PARTS, type CountField, FOLDER_PART } from '#contract/rule-parts.js';
 import type { useMailboxFolders } from './api/mailbox-folders';
-import { NEW_FOLDER, type RuleField, type RuleForm } from './ruleForm';
-import type { fileableFolders } from './ruleWords';
+import { type fileableFolders, NEW_FOLDER, type RuleField, type RuleForm } from './rule-form';
 
 /** What every option gets from the form: its fields, a way to change them, and which field is wrong. */
 export interface OptionProps {
@@ -47,7 +47,7 @@ export function MoveOption({
         id={ids.move}
         type="switch"
         role="switch"
-        label="Move to folder"
+        label={FOLDER_PART.label}
         checked={form.moveOn}
         onChange={(e) => set({ moveOn: e.target.checked })}
       />
@@ -80,7 +80,7 @@ export function MoveOption({
               <Form.Control
                 id={ids.newFolder}
                 value={form.newFolder}
-                maxLength={RULE_LIMITS.folderName}
+                maxLength={FOLDER_PART.maxLength}
                 autoComplete="off"
                 placeholder="Newsletters"
                 isInvalid={invalid('folder')}
@@ -123,97 +123,96 @@ function FolderListState({ folders }: { folders: ReturnType<typeof useMailboxFol
   );
 }
 
-/** "Keep only the newest": how many messages. */
-export function KeepOption({ form, set, busy, invalid, describedBy }: OptionProps) {
-  const ids = { keep: useId(), keepNewest: useId() };
+/**
+ * A counting part of the rule (contract/rule-parts.ts): its switch, and once on, its number within the
+ * part's limits, then whatever else the part asks (`children`).
+ */
+function CountOption({
+  field,
+  form,
+  set,
+  busy,
+  invalid,
+  describedBy,
+  inline = true,
+  children,
+}: OptionProps & { field: CountField; inline?: boolean; children?: ReactNode }) {
+  const ids = { on: useId(), count: useId() };
+  const part = COUNT_PARTS[field];
+  const number = (
+    <div className="organise-fields organise-inline">
+      <Form.Label htmlFor={ids.count} className="small mb-0">
+        {part.input}
+      </Form.Label>
+      <Form.Control
+        id={ids.count}
+        type="number"
+        inputMode="numeric"
+        className="organise-number"
+        min={part.min}
+        max={part.max}
+        value={form.count[field]}
+        isInvalid={invalid(field)}
+        aria-describedby={describedBy(field)}
+        onChange={(e) => set({ count: { ...form.count, [field]: e.target.value } })}
+      />
+    </div>
+  );
   return (
     <fieldset className="organise-option" disabled={busy}>
       <Form.Check
-        id={ids.keep}
+        id={ids.on}
         type="switch"
         role="switch"
-        label="Keep only the newest"
-        checked={form.keepOn}
-        onChange={(e) => set({ keepOn: e.target.checked })}
+        label={part.label}
+        checked={form.on[field]}
+        onChange={(e) => set({ on: { ...form.on, [field]: e.target.checked } })}
       />
-      {form.keepOn && (
-        <div className="organise-fields organise-inline">
-          <Form.Label htmlFor={ids.keepNewest} className="small mb-0">
-            Messages to keep
-          </Form.Label>
-          <Form.Control
-            id={ids.keepNewest}
-            type="number"
-            inputMode="numeric"
-            className="organise-number"
-            min={RULE_LIMITS.keepNewest.min}
-            max={RULE_LIMITS.keepNewest.max}
-            value={form.keepNewest}
-            isInvalid={invalid('keepNewest')}
-            aria-describedby={describedBy('keepNewest')}
-            onChange={(e) => set({ keepNewest: e.target.value })}
-          />
-        </div>
-      )}
+      {form.on[field] &&
+        (inline ? (
+          number
+        ) : (
+          <div className="organise-fields">
+            {number}
+            {children}
+          </div>
+        ))}
     </fieldset>
   );
 }
 
+/** "Keep only the newest": how many messages. */
+export function KeepOption(props: OptionProps) {
+  return <CountOption field="keepNewest" {...props} />;
+}
+
 /** "Remove after a number of days": how many, then to the Trash or the archive. */
-export function ExpireOption({ form, set, busy, invalid, describedBy }: OptionProps) {
-  const ids = { expire: useId(), expireDays: useId() };
+export function ExpireOption(props: OptionProps) {
+  const { form, set } = props;
+  const id = useId();
   return (
-    <fieldset className="organise-option" disabled={busy}>
-      <Form.Check
-        id={ids.expire}
-        type="switch"
-        role="switch"
-        label="Remove after a number of days"
-        checked={form.expireOn}
-        onChange={(e) => set({ expireOn: e.target.checked })}
-      />
-      {form.expireOn && (
-        <div className="organise-fields">
-          <div className="organise-inline">
-            <Form.Label htmlFor={ids.expireDays} className="small mb-0">
-              Days
-            </Form.Label>
-            <Form.Control
-              id={ids.expireDays}
-              type="number"
-              inputMode="numeric"
-              className="organise-number"
-              min={RULE_LIMITS.expireAfterDays.min}
-              max={RULE_LIMITS.expireAfterDays.max}
-              value={form.expireAfterDays}
-              isInvalid={invalid('expireAfterDays')}
-              aria-describedby={describedBy('expireAfterDays')}
-              onChange={(e) => set({ expireAfterDays: e.target.value })}
-            />
-          </div>
-          <fieldset className="mt-2">
-            <legend className="small mb-1 fs-6">Then</legend>
-            <Form.Check
-              inline
-              type="radio"
-              id={`${ids.expire}-trash`}
-              name={`${ids.expire}-action`}
-              label="Move to Trash"
-              checked={form.expireAction === 'trash'}
-              onChange={() => set({ expireAction: 'trash' })}
-            />
-            <Form.Check
-              inline
-              type="radio"
-              id={`${ids.expire}-archive`}
-              name={`${ids.expire}-action`}
-              label="Archive"
-              checked={form.expireAction === 'archive'}
-              onChange={() => set({ expireAction: 'archive' })}
-            />
-          </fieldset>
-        </div>
-      )}
-    </fieldset>
+    <CountOption field="expireAfterDays" inline={false} {...props}>
+      <fieldset className="mt-2">
+        <legend className="small mb-1 fs-6">Then</legend>
+        <Form.Check
+          inline
+          type="radio"
+          id={`${id}-trash`}
+          name={`${id}-action`}
+          label="Move to Trash"
+          checked={form.expireAction === 'trash'}
+          onChange={() => set({ expireAction: 'trash' })}
+        />
+        <Form.Check
+          inline
+          type="radio"
+          id={`${id}-archive`}
+          name={`${id}-action`}
+          label="Archive"
+          checked={form.expireAction === 'archive'}
+          onChange={() => set({ expireAction: 'archive' })}
+        />
+      </fieldset>
+    </CountOption>
   );
 }

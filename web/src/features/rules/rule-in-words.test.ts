@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SenderRule } from '#contract/api.js';
-import { folderLabel, ruleInWords } from './ruleInWords';
+import { folderLabel, ruleInWords } from './rule-in-words';
 
 const none: SenderRule = { folder: null, keepNewest: null, expireAfterDays: null, expireAction: null };
 

@@ -1,5 +1,5 @@
 import type { SenderRule } from '#contract/api.js';
-import { ruleInWords } from './ruleInWords';
+import { ruleInWords } from './rule-in-words';
 
 /** A subscription row's line of its rule in words ("→ Newsletters · keeps 5"); nothing for no rule. */
 export function RuleLine({ rule }: { rule: SenderRule | null | undefined }) {

@@ -1,6 +1,8 @@
-// A sender's rule in words: the row's line under the sender and the Rules screen's. Apart from the other
-// wordings (ruleWords.ts): the subscription list loads this with its first load, which has a budget.
+// A sender's rule in words: the row's line under the sender and the Rules screen's, each part's words from
+// the contract's table of rule parts. What saving or undoing a rule did, in words: rule-outcomes.ts. This
+// file loads with the subscription list's rows, whose first load has a budget: it reads the zod-free table.
 import type { SenderRule } from '#contract/api.js';
+import { COUNT_FIELDS, COUNT_PARTS, FOLDER_PART } from '#contract/rule-parts.js';
 
 /** The folder's name as the mailbox shows it: the answer's `folderName`, else the path's last part. */
 export function folderLabel(rule: Pick<SenderRule, 'folder' | 'folderName'>): string | null {
@@ -16,11 +18,10 @@ export function ruleInWords(rule: SenderRule | null | undefined): string | null 
   if (!rule) return null;
   const parts: string[] = [];
   const folder = folderLabel(rule);
-  if (folder) parts.push(`→ ${folder}`);
-  if (rule.keepNewest !== null) parts.push(`keeps ${rule.keepNewest}`);
-  if (rule.expireAfterDays !== null) {
-    const days = `${rule.expireAfterDays} ${rule.expireAfterDays === 1 ? 'day' : 'days'}`;
-    parts.push(rule.expireAction === 'archive' ? `archives after ${days}` : `removes after ${days}`);
+  if (folder) parts.push(FOLDER_PART.words(folder));
+  for (const field of COUNT_FIELDS) {
+    const count = rule[field];
+    if (count !== null) parts.push(COUNT_PARTS[field].words(count, rule));
   }
   return parts.length > 0 ? parts.join(' · ') : null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MailboxFolder, SenderRule } from '#contract/api.js';
-import { appliedText, fileableFolders, removedText, undoneText } from './ruleWords';
+import type { SenderRule } from '#contract/api.js';
+import { appliedText, removedText, undoneText } from './rule-outcomes';
 
 const none: SenderRule = { folder: null, keepNewest: null, expireAfterDays: null, expireAction: null };
 
@@ -30,27 +30,5 @@ describe('what saving a rule did', () => {
     expect(removedText('Shop', 0)).toBe('Removed the rule for Shop; no mail needed putting back');
     expect(undoneText('Shop', 42, false)).toBe('Undid the rule for Shop, put 42 messages back');
     expect(undoneText('Shop', 0, true)).toBe('Restored the previous rule for Shop');
-  });
-});
-
-describe('the folders a rule can file into', () => {
-  const folder = (path: string, specialUse: string | null = null, name = path): MailboxFolder => ({
-    path,
-    name,
-    specialUse,
-  });
-
-  it('leaves out the inbox, the Screener and the special folders, by name', () => {
-    const listed = fileableFolders([
-      folder('INBOX', '\\Inbox'),
-      folder('Trash', '\\Trash'),
-      folder('Junk', '\\Junk'),
-      folder('Sent', '\\Sent'),
-      folder('Screener'),
-      folder('Receipts'),
-      folder('Archive', '\\Archive'),
-      folder('Newsletters'),
-    ]);
-    expect(listed.map((f) => f.path)).toEqual(['Archive', 'Newsletters', 'Receipts']);
   });
 });
