@@ -11,7 +11,7 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'plan-limit'
-  | 'subscription-required'
+  | 'plan-required'
   | 'too-many-attempts'
   | 'upstream-unavailable';
 
@@ -53,8 +53,8 @@ export class PlanLimitError extends DomainError {
   readonly kind = 'plan-limit';
 }
 /** A mailbox beyond the free trial's: the add-account screen asks for a plan (answered 401, as the spec's screen expects). */
-export class SubscriptionRequiredError extends DomainError {
-  readonly kind = 'subscription-required';
+export class PlanRequiredError extends DomainError {
+  readonly kind = 'plan-required';
 }
 export class TooManyAttemptsError extends DomainError {
   readonly kind = 'too-many-attempts';

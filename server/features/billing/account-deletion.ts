@@ -1,6 +1,6 @@
 import { UpstreamUnavailableError } from '#server/lib/errors.js';
 import { BILLING_ERRORS, expireIfOpen, isMissing, type StripeContext } from './stripe-api.js';
-import { OPEN_STATUSES } from './subscriptions.js';
+import { OPEN_STATUSES } from './stripe-subscription.js';
 
 /**
  * Before an account is deleted, at Stripe: its open Checkout Sessions are expired (a payment page left

@@ -2,7 +2,7 @@ import { BILLING_MESSAGES } from '#contract/api.js';
 import { API, safeReturnPath as contractSafeReturnPath, SCREENS } from '#contract/routes.js';
 import { ConflictError } from '#server/lib/errors.js';
 import { expireIfOpen, type StripeContext, stripeUnavailable } from './stripe-api.js';
-import { type Interval, OPEN_STATUSES } from './subscriptions.js';
+import { type Interval, OPEN_STATUSES } from './stripe-subscription.js';
 
 // Sending the user to Stripe and back: a Checkout Session to start paying (the portal for someone who
 // already pays), the billing portal, and the two return URLs, which sync at once because the browser

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { keepFirst } from './subscriptions.js';
+import { keepFirst } from './stripe-subscription.js';
 
 const sub = (id: string, interval: 'month' | 'year', created: number, ending = false) =>
   ({

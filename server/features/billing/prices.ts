@@ -1,7 +1,7 @@
 import type { Price } from '#contract/api.js';
 import { DomainError, UpstreamUnavailableError } from '#server/lib/errors.js';
 import { BILLING_ERRORS, type StripeContext } from './stripe-api.js';
-import type { Interval } from './subscriptions.js';
+import type { Interval } from './stripe-subscription.js';
 
 // The two configured prices as the pricing page shows them, read from Stripe and kept a few minutes;
 // readers arriving while they load share one call.

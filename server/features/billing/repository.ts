@@ -6,7 +6,7 @@ import type { Db } from '#server/db/index.js';
 // trial's counters (on the user and sender rows they limit).
 
 /** What a sync writes: the subscription Stripe says the customer has (nulls when none). */
-export interface SubscriptionCopy {
+export interface StripeSubscriptionCopy {
   subscriptionId: string | null;
   /** Stripe's subscription status (active, trialing, past_due, canceled, …); null: never subscribed. */
   status: string | null;
@@ -18,7 +18,7 @@ export interface SubscriptionCopy {
 }
 
 /** The user's Stripe customer and the copy of its subscription the last sync wrote. */
-export interface BillingAccount extends SubscriptionCopy {
+export interface BillingAccount extends StripeSubscriptionCopy {
   userId: string;
   customerId: string;
 }
@@ -103,7 +103,7 @@ export function createBillingRepository(db: Db) {
     },
 
     /** The subscription copy and the user's plan, together (one transaction). */
-    async saveSync(userId: string, copy: SubscriptionCopy, plan: Plan, now: number): Promise<void> {
+    async saveSync(userId: string, copy: StripeSubscriptionCopy, plan: Plan, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('billing_accounts')

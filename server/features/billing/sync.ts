@@ -7,7 +7,7 @@ import {
   keepFirst,
   OPEN_STATUSES,
   PREMIUM_STATUSES,
-} from './subscriptions.js';
+} from './stripe-subscription.js';
 
 // The sync: Stripe is the source of truth, so every webhook event, the Checkout success redirect and the
 // portal's return re-read the customer's subscriptions from Stripe and write one copy per user with the

@@ -18,7 +18,7 @@ import type { SecretBox } from '#server/lib/crypto.js';
 import {
   InvalidInputError,
   NotFoundError,
-  SubscriptionRequiredError,
+  PlanRequiredError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
 import { loginProvesAddress } from '#server/mail/imap/presets.js';
@@ -53,7 +53,7 @@ export interface MailboxesDeps {
 }
 
 /** Adding another mailbox needs a plan; the add-account screen offers the plans on this text. */
-export class MailboxLimitError extends SubscriptionRequiredError {
+export class MailboxLimitError extends PlanRequiredError {
   constructor() {
     super(BILLING_MESSAGES.subscriptionRequired);
   }
@@ -146,7 +146,7 @@ export function createMailboxesService({
         secret: secrets.seal(body.appPassword),
         server:
           custom && body.host
-            ? { host: body.host.trim(), port: body.port ?? 993, secure: body.secure !== false }
+            ? { kind: 'imap', host: body.host.trim(), port: body.port ?? 993, secure: body.secure !== false }
             : null,
       };
       const mail = providers({ id, ...candidate });

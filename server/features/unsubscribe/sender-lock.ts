@@ -7,8 +7,8 @@ import {
   NotAuthenticatedError,
   NotFoundError,
   PlanLimitError,
+  PlanRequiredError,
   ReauthRequiredError,
-  SubscriptionRequiredError,
   TooManyAttemptsError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
@@ -63,7 +63,7 @@ const REFUSALS: Record<
   'not-found': NotFoundError,
   conflict: ConflictError,
   'plan-limit': PlanLimitError,
-  'subscription-required': SubscriptionRequiredError,
+  'plan-required': PlanRequiredError,
   'too-many-attempts': TooManyAttemptsError,
   'upstream-unavailable': UpstreamUnavailableError,
 };

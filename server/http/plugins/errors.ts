@@ -14,7 +14,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'plan-limit': 402,
-  'subscription-required': 401,
+  'plan-required': 401,
   'too-many-attempts': 429,
   'upstream-unavailable': 502,
 };

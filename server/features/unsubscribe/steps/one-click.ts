@@ -1,6 +1,6 @@
 import type { UnsubscribeContext } from '../context.js';
 import { verifyOneClickSignature } from '../dkim.js';
-import { oneClickUnsubscribe } from '../one-click.js';
+import { oneClickUnsubscribe } from '../one-click-request.js';
 import type { Sender } from '../sender.js';
 
 /** The sender's newest messages read for a DKIM signature that vouches for its one-click link. */

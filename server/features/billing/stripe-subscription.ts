@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Plan } from '#contract/api.js';
 import type { StripeSettings } from '#server/integrations/stripe.js';
-import type { SubscriptionCopy } from './repository.js';
+import type { StripeSubscriptionCopy } from './repository.js';
 
 // What a Stripe subscription means to the product: which statuses give premium, which one of several
 // decides the plan, which one is kept when a user pays twice, and what of it is copied to the database.
@@ -51,7 +51,7 @@ export function isOurs(sub: Stripe.Subscription, prices: StripeSettings['prices'
  * What is copied of a subscription. The period and price sit on the subscription's item in current API
  * versions (the subscription-level current_period_end is gone since 2025-03-31).
  */
-export function copyOf(sub: Stripe.Subscription | null): { copy: SubscriptionCopy; plan: Plan } {
+export function copyOf(sub: Stripe.Subscription | null): { copy: StripeSubscriptionCopy; plan: Plan } {
   if (!sub) {
     return {
       copy: {
