@@ -70,6 +70,9 @@ describe('organising a sender in the browser', () => {
     await dialog.getByLabel('Move to folder').check();
     await dialog.getByLabel('Folder', { exact: true }).selectOption({ label: 'New folder…' });
     await dialog.getByLabel('New folder name').fill('Newsletters');
+    // Before Save, the dialog says what saving will do to the mail (a dry run that moves nothing).
+    await dialog.getByText('3 of 3 messages will move to Newsletters now.').waitFor();
+    expect(await count(yahoo, 'INBOX')).toBe(4);
     await screenshot(page, 'organise-dialog-1280');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Moved 3 messages to Newsletters').waitFor();
@@ -100,6 +103,7 @@ describe('organising a sender in the browser', () => {
     await screenshot(page, 'organise-dialog-375');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await dialog.getByLabel('Remove after a number of days').uncheck();
+    await dialog.getByText('2 of 3 messages will move to Newsletters and 1 will go to Trash now.').waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await row(page, 'weekly@news.example').getByText('→ Newsletters · keeps 2').waitFor();

@@ -88,6 +88,11 @@ export const putSenderRuleBodySchema = z.object({
         ctx.addIssue({ code: 'custom', message: RULE_MESSAGES.expireAction, path: ['expireAction'] });
       }
     }),
+  /**
+   * true: answer what saving the rule would do to the sender's mail now, and change nothing (no folder is
+   * made, no mail moves, no rule is stored).
+   */
+  dryRun: z.boolean().optional(),
 });
 export type PutSenderRuleBody = z.input<typeof putSenderRuleBodySchema>;
 
@@ -102,8 +107,15 @@ export type RuleApplied = z.infer<typeof ruleAppliedSchema>;
 /** The `:subscriptionId` of PUT and DELETE /sender-rules/:subscriptionId. */
 export const senderRuleParamsSchema = z.object({ subscriptionId: z.string().min(1).max(100) });
 
-/** PUT /sender-rules/:subscriptionId: the stored rule and what applying it once did. */
-export const putSenderRuleResponseSchema = z.object({ rule: senderRuleSchema, applied: ruleAppliedSchema });
+/**
+ * PUT /sender-rules/:subscriptionId: the stored rule and what applying it once did; on a dry run, the rule as
+ * it would be stored and what applying it would do, out of `examined` messages of the sender it looked at.
+ */
+export const putSenderRuleResponseSchema = z.object({
+  rule: senderRuleSchema,
+  applied: ruleAppliedSchema,
+  examined: z.number().optional(),
+});
 export type PutSenderRuleResponse = z.infer<typeof putSenderRuleResponseSchema>;
 
 export const senderRuleRowSchema = z.object({

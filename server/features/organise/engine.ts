@@ -98,11 +98,7 @@ export async function applyRules(
   for (const task of tasks) plans.push(plan(task, await gather(provider, task), now));
   const renamed = await carryOut(provider, plans, record);
   return plans.map((p) => {
-    const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
-    for (const action of p.actions) {
-      if (!renamed.has(action.message.id)) continue;
-      applied[APPLIED[action.target]] += 1;
-    }
+    const applied = counted(p.actions.filter((action) => renamed.has(action.message.id)));
     const kept = p.kept.map((m) => {
       const after = renamed.get(m.id);
       return after ? { ...m, id: after.id } : m;
@@ -113,6 +109,26 @@ export async function applyRules(
       tracked: !p.counting || kept.length > TRACKED_MAX ? null : kept,
     };
   });
+}
+
+/**
+ * What applying one rule would do now (a dry run): its actions counted as if every one succeeded, and how
+ * many of the sender's messages it looked at. Reads the mailbox; moves and records nothing.
+ */
+export async function previewRule(
+  provider: MailProvider,
+  task: RuleTask,
+  now: number,
+): Promise<{ applied: RuleApplied; examined: number }> {
+  const gathered = await gather(provider, task);
+  return { applied: counted(plan(task, gathered, now).actions), examined: gathered.mail.length };
+}
+
+/** What actions did (or would do), as RuleApplied counts them. */
+function counted(actions: RuleAction[]): RuleApplied {
+  const applied: RuleApplied = { moved: 0, trashed: 0, archived: 0 };
+  for (const action of actions) applied[APPLIED[action.target]] += 1;
+  return applied;
 }
 
 /** The sender's mail the rule works on, newest first, and which of it is in the inbox to be filed. */

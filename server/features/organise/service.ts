@@ -29,7 +29,7 @@ import {
 } from '#server/mail/provider.js';
 import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { Repositories } from '../repositories.js';
-import { applyRule, applyRules, type RecordMoves, type RuleTask } from './engine.js';
+import { applyRule, applyRules, previewRule, type RecordMoves, type RuleTask } from './engine.js';
 import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
 import { ruleFieldsOf } from './rule-repository.js';
 
@@ -121,14 +121,18 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     return restored;
   }
 
-  /** The folder a rule names: one the mailbox has (by path, else by name), or a new one of that name. */
-  async function resolveFolder(provider: MailProvider, wanted: string): Promise<Folder> {
+  /**
+   * The folder a rule names: one the mailbox has (by path, else by name), or a new one of that name (on a
+   * dry run, not made: a folder of that name and path stands in for it).
+   */
+  async function resolveFolder(provider: MailProvider, wanted: string, dryRun = false): Promise<Folder> {
     const folders = await provider.listFolders();
     const found =
       folders.find((f) => f.path === wanted) ??
       folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
     if (found && !fileable(found)) throw new InvalidInputError(RULE_MESSAGES.folder);
     if (found) return found;
+    if (dryRun) return { path: wanted, name: wanted, specialUse: null, scanned: true };
     let created: Folder;
     try {
       created = await provider.createFolder(wanted);
@@ -200,18 +204,35 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       };
     },
 
-    /** PUT /sender-rules/:subscriptionId: stores the rule and applies it once at once. */
+    /**
+     * PUT /sender-rules/:subscriptionId: stores the rule and applies it once at once. A dry run answers what
+     * that would do, with the same refusals, and changes nothing.
+     */
     async put(
       userId: string,
       senderId: string,
       wanted: Omit<SenderRule, 'folderName'>,
+      options: { dryRun?: boolean } = {},
     ): Promise<PutSenderRuleResponse> {
       const sender = await ownSender(userId, senderId);
       if (!(await hasPremium(userId))) throw new PlanLimitError(RULE_MESSAGES.premium);
       if (sender.blocked) throw new ConflictError(RULE_MESSAGES.blocked);
       const before = await repo.rule(sender.id);
       return withMailbox(sender.mailboxId, async (provider) => {
-        const folder = wanted.folder === null ? null : await resolveFolder(provider, wanted.folder);
+        const folder =
+          wanted.folder === null ? null : await resolveFolder(provider, wanted.folder, options.dryRun);
+        if (options.dryRun) {
+          const rule = {
+            ...ruleFieldsOf({ ...wanted, folder: folder?.path ?? null }),
+            folderName: folder?.name ?? null,
+          };
+          const task = {
+            owner: sender.id,
+            address: sender.address,
+            rule: { ...rule, providerRef: null, tracked: null },
+          };
+          return { rule, ...(await previewRule(provider, task, now())) };
+        }
         // The provider's filter follows the folder: kept when it files to the same one, else replaced.
         let providerRef = before?.providerRef ?? null;
         if (providerRef && before?.folder !== (folder?.path ?? null)) {

@@ -42,7 +42,10 @@ export const organiseRoutes: FastifyPluginAsyncZod<OrganiseRouteOptions> = async
         response: { 200: putSenderRuleResponseSchema },
       },
     },
-    async (request) => organise.put(request.user.userId, request.params.subscriptionId, request.body.rule),
+    async (request) =>
+      organise.put(request.user.userId, request.params.subscriptionId, request.body.rule, {
+        dryRun: request.body.dryRun,
+      }),
   );
 
   app.delete(

@@ -12,9 +12,11 @@ import { RULE_MESSAGES } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { isStatus, messageOf, wasAlerted } from '../../lib/api-client';
 import { useMailboxFolders } from './api/mailbox-folders';
+import { type RulePreview, useRulePreview } from './api/rule-preview';
 import { ExpireOption, KeepOption, MoveOption } from './organise-options';
 import { bodyOf, fileableFolders, formOf, NEW_FOLDER, type RuleField, type RuleForm } from './rule-form';
 import { ruleInWords } from './rule-in-words';
+import { previewText } from './rule-outcomes';
 import { type RuleTarget, senderOf, useRuleActions } from './use-rule-actions';
 import './rules.css';
 
@@ -113,7 +115,11 @@ function useOrganiseForm(target: RuleTarget, setBusy: (busy: boolean) => void, o
     }
   }
 
-  return { folders, choices, form, set, folderChoice, failure, submit, removeRule };
+  // What saving would do now, asked while the fields hold a rule the server would take.
+  const checked = bodyOf({ ...form, folder: folderChoice });
+  const preview = useRulePreview(target.subscriptionId, checked.ok ? checked.body : null);
+
+  return { folders, choices, form, set, folderChoice, failure, submit, removeRule, preview };
 }
 
 function OrganiseForm({
@@ -130,7 +136,7 @@ function OrganiseForm({
   onClose: () => void;
 }) {
   const errorId = useId();
-  const { folders, choices, form, set, folderChoice, failure, submit, removeRule } = useOrganiseForm(
+  const { folders, choices, form, set, folderChoice, failure, submit, removeRule, preview } = useOrganiseForm(
     target,
     setBusy,
     onClose,
@@ -177,7 +183,11 @@ function OrganiseForm({
         />
         <KeepOption {...option} />
         <ExpireOption {...option} />
-        {failure && <FailureAlert id={errorId} failure={failure} onClose={onClose} />}
+        {failure ? (
+          <FailureAlert id={errorId} failure={failure} onClose={onClose} />
+        ) : (
+          <PreviewLine preview={preview} />
+        )}
       </Modal.Body>
       <Modal.Footer className="organise-footer">
         {target.rule && (
@@ -200,6 +210,23 @@ function OrganiseForm({
         </div>
       </Modal.Footer>
     </Form>
+  );
+}
+
+/**
+ * What saving will do to the sender's mail now ("15 of 20 messages will go to Trash now"), read politely by
+ * screen readers as it changes. A refusal (a plan needed, a blocked sender) is Save's to explain.
+ */
+function PreviewLine({ preview }: { preview: RulePreview }) {
+  let text: string | null = null;
+  if (preview.state === 'checking') text = 'Checking what saving will do…';
+  if (preview.state === 'ready')
+    text = previewText(preview.answer.applied, preview.answer.examined ?? 0, preview.answer.rule);
+  if (preview.state === 'failed' && preview.status !== null && preview.status >= 500) text = preview.message;
+  return (
+    <p className="small mb-0 mt-3 organise-preview" aria-live="polite">
+      {text}
+    </p>
   );
 }
 

@@ -1,5 +1,6 @@
-// What saving, removing or undoing a rule did, in words (the toasts). Pure, so that each wording is tested
-// without a browser. The rule itself in words: rule-in-words.ts.
+// What saving, removing or undoing a rule did, in words (the toasts), and what saving it will do (the
+// Organise dialog's dry run). Pure, so that each wording is tested without a browser. The rule itself in
+// words: rule-in-words.ts.
 import type { RuleApplied, SenderRule } from '#contract/api.js';
 import { folderLabel } from './rule-in-words';
 
@@ -26,6 +27,25 @@ export function appliedText(applied: RuleApplied, rule: SenderRule, sender: stri
   if (done.length === 0) return `Saved the rule for ${sender}`;
   const text = listed(done);
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * What saving will do now, from a dry run: "15 of 20 messages will go to Trash now", "2 of 6 messages will
+ * move to Papers and 4 will go to Trash now"; a rule that moves nothing yet says it waits for new mail.
+ */
+export function previewText(applied: RuleApplied, examined: number, rule: SenderRule): string {
+  const folder = folderLabel(rule);
+  const parts: Array<[number, string]> = [
+    [applied.moved, `move to ${folder ?? 'the folder'}`],
+    [applied.trashed, 'go to Trash'],
+    [applied.archived, 'be archived'],
+  ];
+  const done = parts.filter(([count]) => count > 0);
+  if (done.length === 0) return 'Saving moves nothing now; the rule will apply to new mail.';
+  const text = done.map(([count, what], i) =>
+    i === 0 ? `${count} of ${messages(examined)} will ${what}` : `${count} will ${what}`,
+  );
+  return `${listed(text)} now.`;
 }
 
 /** After a rule was removed: with the mail put back, how much came back. */
