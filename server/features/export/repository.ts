@@ -1,5 +1,6 @@
 import type { Db } from '#server/db/index.js';
 import type { AccountAuditTable, ReceiptMethod, SubscriptionCategory } from '#server/db/schema.js';
+import { lastWorkingMethod } from '../subscriptions/rows-repository.js';
 import { createTableReader } from './table-repository.js';
 import {
   blockRules,
@@ -215,16 +216,7 @@ export function createExportRepository(db: Db) {
               'senders.read_known',
               'senders.unsubscribed_at',
               // The method of the last attempt that worked, as the unsubscribed list shows it.
-              eb
-                .selectFrom('unsubscribe_receipts')
-                .select('unsubscribe_receipts.method')
-                .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
-                .where('unsubscribe_receipts.ok', '=', 1)
-                .orderBy('unsubscribe_receipts.created_at', 'desc')
-                .limit(1)
-                .$asScalar()
-                .$castTo<ReceiptMethod | null>()
-                .as('method'),
+              lastWorkingMethod(eb).as('method'),
             ])
             .where('senders.user_id', '=', userId)
             .where('senders.is_subscription', '=', 1)

@@ -41,6 +41,19 @@ export interface StoredSubscription {
 
 export const nullableNumber = (v: number | null) => (v === null ? null : Number(v));
 
+/** The method of the sender's last unsubscribe that worked (the unsubscribed list and the export show it). */
+export function lastWorkingMethod(eb: ExpressionBuilder<Database, 'senders'>) {
+  return eb
+    .selectFrom('unsubscribe_receipts')
+    .select('unsubscribe_receipts.method')
+    .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
+    .where('unsubscribe_receipts.ok', '=', 1)
+    .orderBy('unsubscribe_receipts.created_at', 'desc')
+    .limit(1)
+    .$asScalar()
+    .$castTo<ReceiptMethod | null>();
+}
+
 /** A user's subscriptions, with the columns the screens show. */
 function selectSubscriptions(db: Db, userId: string, withMethod: boolean) {
   return db
@@ -68,16 +81,7 @@ function selectSubscriptions(db: Db, userId: string, withMethod: boolean) {
       // lookup. In a limited query it runs for the rows of the page only (it is in the select list).
       (eb) =>
         withMethod
-          ? eb
-              .selectFrom('unsubscribe_receipts')
-              .select('unsubscribe_receipts.method')
-              .whereRef('unsubscribe_receipts.sender_id', '=', 'senders.id')
-              .where('unsubscribe_receipts.ok', '=', 1)
-              .orderBy('unsubscribe_receipts.created_at', 'desc')
-              .limit(1)
-              .$asScalar()
-              .$castTo<ReceiptMethod | null>()
-              .as('unsubscribe_method')
+          ? lastWorkingMethod(eb).as('unsubscribe_method')
           : sql<ReceiptMethod | null>`null`.as('unsubscribe_method'),
     ])
     .where('senders.user_id', '=', userId)
