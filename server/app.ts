@@ -137,6 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
     return scheduler;
   });
+  // Fastify closes its HTTP server before the onClose hooks run, and the server's close waits for every
+  // connection: open tabs' live sockets (a websocket, a long poll) would hold it open for good. They are
+  // closed first; a tab reconnects to another instance, or to this one when it is back.
+  app.addHook('preClose', async () => {
+    live.io.disconnectSockets(true);
+    live.io.engine.close();
+  });
   app.addHook('onClose', async () => {
     // Bulk runners start no new item; the rest of a bulk waits for the next start (resumeUnfinished).
     bulk.stop();

@@ -14,6 +14,9 @@ import { loadDotEnv, prepareDataDir } from './startup.js';
 // worker and the scheduler. `--roles=api,live,worker,scheduler` picks a subset for the split deployments
 // of docs/ARCHITECTURE.md (they share work through PostgreSQL).
 
+/** How long a stop may take before the process exits anyway (within an orchestrator's 10 s grace). */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+
 function findWebRoot(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // dist/server/main.js -> dist/web; server/main.ts (tsx) -> dist/web
@@ -59,11 +62,18 @@ async function main(): Promise<void> {
     );
   }
 
+  // An orchestrator's stop (SIGTERM) is followed by SIGKILL after a grace period (Docker's is 10 s): what
+  // has not closed by SHUTDOWN_DEADLINE_MS is logged and left, and the process exits by itself.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      app.log.error(`still closing after ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
     await app.close();
     await database.close();
     process.exit(0);
