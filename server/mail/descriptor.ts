@@ -10,8 +10,16 @@ export type { OAuthClient };
 // contract/providers.ts): which stored providers a kind of adapter serves and how it is built for a
 // mailbox. One descriptor per adapter kind, in its folder (gmail/, graph/, imap/), listed in registry.ts.
 
-/** A mail server the user named for their mailbox (providers whose form asks where the server is). */
-export interface MailServer {
+/**
+ * Where the user said their mailbox is served (providers whose form asks for it), by the protocol spoken
+ * there: one variant per kind of endpoint, told apart by `kind`. Each adapter reads only its own kind. A
+ * protocol that is not host and port (JMAP: a session URL) is another variant, with its own storage.
+ */
+export type MailServer = ImapServer;
+
+/** An IMAP server the user typed: host, port and TLS. */
+export interface ImapServer {
+  kind: 'imap';
   host: string;
   port: number;
   /** TLS from the first byte (false: the connection starts in plain text). */
@@ -25,7 +33,7 @@ export interface MailboxCredentials {
   provider: string;
   email: string;
   secret: string | null;
-  /** The server the user named; null: the provider's own (presets, OAuth). */
+  /** The endpoint the user named; null: the provider's own (presets, OAuth). */
   server: MailServer | null;
 }
 

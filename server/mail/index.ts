@@ -5,7 +5,13 @@ import { mailDescriptor } from './registry.js';
 // Builds the adapter for a stored mailbox, with the descriptor of its provider's kind (registry.ts).
 // The only place that opens a stored secret.
 
-export type { MailboxCredentials, MailServer, OAuthClient, ProviderFactoryOptions } from './descriptor.js';
+export type {
+  ImapServer,
+  MailboxCredentials,
+  MailServer,
+  OAuthClient,
+  ProviderFactoryOptions,
+} from './descriptor.js';
 
 export type ProviderFactory = (mailbox: MailboxCredentials) => MailProvider;
 

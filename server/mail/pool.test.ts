@@ -104,7 +104,10 @@ describe('mail pool', () => {
     expect(await pool.use(mailbox('sealed-1'), fetchOne)).toBe(1);
     expect(await pool.use(mailbox('sealed-2'), fetchOne)).toBe(2);
     await allClosed([opened[0]!]);
-    const moved = { ...mailbox('sealed-2'), server: { host: 'imap.example', port: 993, secure: true } };
+    const moved = {
+      ...mailbox('sealed-2'),
+      server: { kind: 'imap' as const, host: 'imap.example', port: 993, secure: true },
+    };
     expect(await pool.use(moved, fetchOne)).toBe(3);
     expect(factory.mock.calls.map(([m]) => m.secret)).toEqual(['sealed-1', 'sealed-2', 'sealed-2']);
     await pool.close();

@@ -17,10 +17,11 @@ export interface SeedMailbox {
   close(): Promise<void>;
 }
 
-export async function seedMailbox(
+/** A connected session of the account on the real server (plain text on loopback), as a user's client. */
+export async function imapSession(
   server: { host: string; port: number },
   account: { user: string; password: string },
-): Promise<SeedMailbox> {
+): Promise<ImapFlow> {
   const client = new ImapFlow({
     host: server.host,
     port: server.port,
@@ -30,6 +31,14 @@ export async function seedMailbox(
     disableAutoIdle: true,
   });
   await client.connect();
+  return client;
+}
+
+export async function seedMailbox(
+  server: { host: string; port: number },
+  account: { user: string; password: string },
+): Promise<SeedMailbox> {
+  const client = await imapSession(server, account);
   const ns = client.namespace ?? { prefix: '', delimiter: '/' };
   const delimiter = ns.delimiter || '/';
   const created = new Set<string>(['INBOX']);

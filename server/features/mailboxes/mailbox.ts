@@ -3,8 +3,8 @@ import type { MailboxCredentials, MailServer } from '#server/mail/index.js';
 import type { SyncState } from '#server/mail/provider.js';
 
 // A connected mailbox as the features see it. The mailboxes repository makes it from the stored row
-// (toMailbox), so no feature reads columns, 0/1 flags or the checkpoint's JSON. The server is neutral
-// (host, port, TLS): any adapter that connects to a server the user named reads the same fields.
+// (toMailbox), so no feature reads columns, 0/1 flags or the checkpoint's JSON. The endpoint the user named
+// (MailServer) says which protocol it speaks (`kind`); the adapter of that kind reads its fields.
 
 /** active | scanning | reauth (the password or grant no longer works) | error (the last check failed) */
 export type MailboxStatus = EmailAccount['status'];

@@ -11,18 +11,19 @@ import type { AppPasswordMailbox, Mailbox, MailboxStatus } from './mailbox.js';
 // the stored row made into a Mailbox (and the credentials of one joined to other rows), the re-auth
 // marker, and deleting what a mailbox holds.
 
-/** The server the user named, from the columns that hold it. */
+/** The endpoint the user named, from the columns that hold it (an IMAP server: the only kind stored). */
 function serverOf(row: Pick<MailboxesTable, 'imap_host' | 'imap_port' | 'imap_secure'>): MailServer | null {
   if (!row.imap_host || row.imap_port === null) return null;
-  return { host: row.imap_host, port: row.imap_port, secure: row.imap_secure === 1 };
+  return { kind: 'imap', host: row.imap_host, port: row.imap_port, secure: row.imap_secure === 1 };
 }
 
-/** The columns that hold a server (all null: the provider's own). */
+/** The columns that hold an endpoint (all null: the provider's own). */
 function serverColumns(server: MailServer | null) {
+  const imap = server?.kind === 'imap' ? server : null;
   return {
-    imap_host: server?.host ?? null,
-    imap_port: server?.port ?? null,
-    imap_secure: server ? (server.secure ? 1 : 0) : null,
+    imap_host: imap?.host ?? null,
+    imap_port: imap?.port ?? null,
+    imap_secure: imap ? (imap.secure ? 1 : 0) : null,
   };
 }
 

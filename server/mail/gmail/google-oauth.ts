@@ -1,4 +1,5 @@
 import { MailAuthError, MailConnectionError } from '../provider.js';
+import type { OAuthClient } from '../shared/oauth-client.js';
 
 // Where Google lives, and the refresh-token grant. GOOGLE_BASE_URL unset means the real Google hosts;
 // set, every Google call goes to that one origin, laid out as @emulators/google serves it (the Gmail
@@ -43,10 +44,8 @@ export interface AccessToken {
   expiresAt: number;
 }
 
-export interface RefreshOptions {
+export interface RefreshOptions extends OAuthClient {
   endpoints: GoogleEndpoints;
-  clientId: string;
-  clientSecret: string;
   refreshToken: string;
   fetchImpl?: typeof fetch;
   timeoutMs?: number;

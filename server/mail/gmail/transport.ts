@@ -1,5 +1,13 @@
 import { MailAuthError, MailConnectionError } from '../provider.js';
-import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
+import type { OAuthClient } from '../shared/oauth-client.js';
+import {
+  backoffMs,
+  nextRetry,
+  parseRetryAfter,
+  RetryLaterError,
+  type RetryPolicy,
+  sleep,
+} from '../shared/retry.js';
 import { GmailApiError, type GmailMethod, QUOTA_UNITS } from './api.js';
 import {
   type AccessToken,
@@ -11,8 +19,8 @@ import {
 } from './google-oauth.js';
 
 // The plumbing under the Gmail client: access tokens, Gmail's error shapes, retries with Retry-After or
-// capped exponential backoff with jitter (mail/retry.ts), client-side pacing, and the count of the quota
-// units spent. client.ts (the endpoints) and batch.ts (batch requests) go through it.
+// capped exponential backoff with jitter (the one policy of shared/retry.ts), client-side pacing, and the
+// count of the quota units spent. client.ts (the endpoints) and batch.ts (batch requests) go through it.
 
 export interface RetryOptions {
   /** Attempts per call, the first included. */
@@ -30,10 +38,8 @@ export interface PaceOptions {
   burst: number;
 }
 
-export interface GmailClientOptions {
+export interface GmailClientOptions extends OAuthClient {
   refreshToken: string;
-  clientId: string;
-  clientSecret: string;
   /** GOOGLE_BASE_URL: unset for Google itself. */
   baseUrl?: string | null;
   fetchImpl?: typeof fetch;
@@ -74,7 +80,10 @@ export class GmailTransport {
   readonly now: () => number;
   private readonly fetchImpl: typeof fetch;
   private readonly retry: Required<RetryOptions>;
-  private readonly sleep: (ms: number) => Promise<void>;
+  /** The calls' retry policy (shared/retry.ts), for batch.ts's partial retries too. */
+  readonly policy: RetryPolicy;
+  /** Sleeps between tries (tests count the waits). */
+  readonly sleep: (ms: number) => Promise<void>;
   private readonly timeoutMs: number;
   private readonly pace: PaceOptions | false;
   private token: AccessToken | null = null;
@@ -89,6 +98,14 @@ export class GmailTransport {
     this.endpoints = googleEndpoints(options.baseUrl);
     this.fetchImpl = options.fetchImpl ?? fetch;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    const { maxAttempts, baseDelayMs, maxDelayMs, maxRetryAfterMs } = this.retry;
+    this.policy = {
+      attempts: maxAttempts,
+      baseMs: baseDelayMs,
+      maxMs: maxDelayMs,
+      jitter: true,
+      maxRetryAfterMs,
+    };
     this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -175,19 +192,18 @@ export class GmailTransport {
 
   /** Sleeps before a retry, or throws when the failure is final or the attempts are used up. */
   async handleFailure(failure: Failure, attempt: number, what: string): Promise<void> {
+    this.throwUnlessTransient(failure, what);
+    const step = nextRetry(this.policy, attempt, failure.retryAfterMs);
+    if (step.retry) return this.sleep(step.waitMs);
+    if (step.reason === 'too-long')
+      throw new RetryLaterError(`Gmail ${what}: rate limited`, step.retryAfterMs);
+    throw new MailConnectionError(`Gmail ${what}: ${failure.message} (gave up after ${attempt} attempts)`);
+  }
+
+  /** A failure retrying cannot cure (a refused grant, a bad request) throws at once. */
+  throwUnlessTransient(failure: Failure, what: string): void {
     const transient = failure.status === 0 || failure.status >= 500 || isRateLimited(failure);
     if (!transient) throw classify(failure, what);
-    if (attempt >= this.retry.maxAttempts) {
-      throw new MailConnectionError(`Gmail ${what}: ${failure.message} (gave up after ${attempt} attempts)`);
-    }
-    const { baseDelayMs: baseMs, maxDelayMs: maxMs } = this.retry;
-    const delay = failure.retryAfterMs ?? backoffMs(attempt, { baseMs, maxMs, jitter: true });
-    if (delay > this.retry.maxRetryAfterMs) {
-      throw new MailConnectionError(
-        `Gmail ${what}: rate limited for ${Math.ceil(delay / 1000)} s; try later`,
-      );
-    }
-    await this.sleep(delay);
   }
 
   async send<T>(

@@ -1,5 +1,5 @@
 import { MailAuthError, MailConnectionError, type MovedMessage, type TrashedMessage } from '../provider.js';
-import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
+import { parseRetryAfter, type RetryPolicy, retryRefused } from '../shared/retry.js';
 import { type GraphContext, IMMUTABLE_IDS, mapLimit } from './api.js';
 import { GraphError, REAUTH_MESSAGE } from './client.js';
 
@@ -8,9 +8,17 @@ import { GraphError, REAUTH_MESSAGE } from './client.js';
 
 /** Requests per JSON batch (graph/json-batching). */
 const JSON_BATCH_LIMIT = 20;
-const BATCH_ATTEMPTS = 5;
-/** Doubling from 1 s between tries of refused requests that name no Retry-After; no wait over a minute. */
-const BATCH_BACKOFF = { baseMs: 1000, maxMs: 60_000, jitter: false };
+/**
+ * Five tries of refused requests, doubling from 1 s when they name no Retry-After; a Retry-After over a
+ * minute is not slept through (shared/retry.ts).
+ */
+const BATCH_RETRY: RetryPolicy = {
+  attempts: 5,
+  baseMs: 1000,
+  maxMs: 60_000,
+  jitter: false,
+  maxRetryAfterMs: 60_000,
+};
 
 interface BatchAnswer {
   responses?: Array<{ id: string; status: number; headers?: Record<string, string>; body?: unknown }>;
@@ -27,7 +35,7 @@ const enc = encodeURIComponent;
 
 /**
  * One request per item, in JSON batches of 20, a few batches at a time. Requests refused inside a batch
- * (429, 5xx, or no answer) are sent again after the longest Retry-After among them; an item gone (404) is
+ * (429, 5xx, or no answer) are sent again after the longest Retry-After among them (shared/retry.ts); an item gone (404) is
  * left out of what `onDone` hears; 401 and 403 mean the grant no longer covers the mailbox. `onDone` hears
  * of each batch's answered items with the body Graph answered. Answers the number of batches sent.
  */
@@ -41,57 +49,57 @@ export async function inBatches<T>(
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += JSON_BATCH_LIMIT) chunks.push(items.slice(i, i + JSON_BATCH_LIMIT));
   let calls = 0;
-  await mapLimit(chunks, concurrency, async (chunk) => {
-    let pending = chunk;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      calls += 1;
-      const answer = await client.post<BatchAnswer>('/$batch', {
-        requests: pending.map((item, n) => {
-          const { method, url, body } = request(item);
-          return body === undefined
-            ? { id: String(n), method, url, headers: { Prefer: IMMUTABLE_IDS } }
-            : {
-                id: String(n),
-                method,
-                url,
-                headers: { 'Content-Type': 'application/json', Prefer: IMMUTABLE_IDS },
-                body,
-              };
-        }),
-      });
-      const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
-      const again: T[] = [];
-      const done: Array<{ item: T; body: unknown }> = [];
-      let waitMs = 0;
-      for (const [n, item] of pending.entries()) {
-        const r = byId.get(String(n));
-        const status = r?.status ?? 0;
-        if (status >= 200 && status < 300) done.push({ item, body: r?.body });
-        else if (status === 404) continue;
-        else if (status === 401 || status === 403) {
-          throw new MailAuthError(REAUTH_MESSAGE, {
-            cause: new Error(`${what} answered ${status} in a batch`),
-          });
-        } else if (status === 0 || status === 429 || status >= 500) {
-          again.push(item);
-          const asked = parseRetryAfter(r?.headers?.['Retry-After'] ?? r?.headers?.['retry-after'] ?? null);
-          waitMs = Math.max(waitMs, asked ?? backoffMs(attempt, BATCH_BACKOFF));
-        } else {
-          const code = (r?.body as { error?: { code?: string } } | undefined)?.error?.code ?? '';
-          throw new GraphError(status, code, `Microsoft Graph answered ${status} ${code} to a ${what}`);
+  await mapLimit(chunks, concurrency, (chunk) =>
+    retryRefused(
+      chunk,
+      async (pending) => {
+        calls += 1;
+        const answer = await client.post<BatchAnswer>('/$batch', {
+          requests: pending.map((item, n) => batchEntry(String(n), request(item))),
+        });
+        const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
+        const again: T[] = [];
+        const done: Array<{ item: T; body: unknown }> = [];
+        let retryAfterMs: number | null = null;
+        for (const [n, item] of pending.entries()) {
+          const r = byId.get(String(n));
+          const status = r?.status ?? 0;
+          if (status >= 200 && status < 300) done.push({ item, body: r?.body });
+          else if (status === 404) continue;
+          else if (status === 401 || status === 403) {
+            throw new MailAuthError(REAUTH_MESSAGE, {
+              cause: new Error(`${what} answered ${status} in a batch`),
+            });
+          } else if (status === 0 || status === 429 || status >= 500) {
+            again.push(item);
+            const asked = parseRetryAfter(r?.headers?.['Retry-After'] ?? r?.headers?.['retry-after'] ?? null);
+            if (asked !== null) retryAfterMs = Math.max(retryAfterMs ?? 0, asked);
+          } else {
+            const code = (r?.body as { error?: { code?: string } } | undefined)?.error?.code ?? '';
+            throw new GraphError(status, code, `Microsoft Graph answered ${status} ${code} to a ${what}`);
+          }
         }
-      }
-      if (done.length > 0) await onDone(done);
-      if (again.length > 0 && attempt >= BATCH_ATTEMPTS) {
-        throw new MailConnectionError(
-          `Microsoft Graph kept refusing ${again.length} requests (${what}); try again later.`,
-        );
-      }
-      if (again.length > 0) await sleep(Math.min(waitMs, BATCH_BACKOFF.maxMs));
-      pending = again;
-    }
-  });
+        if (done.length > 0) await onDone(done);
+        return { again, retryAfterMs };
+      },
+      {
+        policy: BATCH_RETRY,
+        what: `Microsoft Graph ${what}`,
+        exhausted: (left) =>
+          new MailConnectionError(
+            `Microsoft Graph kept refusing ${left} requests (${what}); try again later.`,
+          ),
+      },
+    ),
+  );
   return calls;
+}
+
+/** One request of a JSON batch, with immutable ids asked for. */
+function batchEntry(id: string, { method, url, body }: BatchRequest) {
+  return body === undefined
+    ? { id, method, url, headers: { Prefer: IMMUTABLE_IDS } }
+    : { id, method, url, headers: { 'Content-Type': 'application/json', Prefer: IMMUTABLE_IDS }, body };
 }
 
 /**

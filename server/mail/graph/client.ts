@@ -1,5 +1,6 @@
 import { MailAuthError, MailConnectionError } from '../provider.js';
-import { backoffMs, parseRetryAfter, sleep } from '../retry.js';
+import type { OAuthClient } from '../shared/oauth-client.js';
+import { nextRetry, parseRetryAfter, RetryLaterError, type RetryPolicy, sleep } from '../shared/retry.js';
 
 // HTTP to Microsoft Graph v1.0 and the Microsoft identity platform v2 token endpoint: access tokens from
 // the stored refresh token, retries where Microsoft asks for them, and the mapping of every failure onto
@@ -29,19 +30,20 @@ export function microsoftBaseUrls(origin?: string | null): { baseUrl: string; lo
   return { baseUrl: `${o}/v1.0`, loginBaseUrl: `${o}/common/oauth2/v2.0` };
 }
 
-export interface RetryPolicy {
+/** Graph's knobs of the one retry policy (shared/retry.ts). */
+export interface GraphRetryOptions {
   /** Tries per request, the first included. */
   attempts: number;
-  /** Ceiling on one wait, whatever Retry-After asks for. */
+  /** Ceiling of the doubled wait when the answer names none. */
   maxWaitMs: number;
   /** First wait when the answer names none; doubled on each further try. */
   backoffMs: number;
+  /** A longer Retry-After is not slept through: the request gives up with RetryLaterError. */
+  maxRetryAfterMs: number;
 }
 
-export interface GraphClientOptions {
+export interface GraphClientOptions extends OAuthClient {
   refreshToken: string;
-  clientId: string;
-  clientSecret: string;
   /** Graph root; default https://graph.microsoft.com/v1.0. */
   baseUrl?: string;
   /** Identity platform root; default https://login.microsoftonline.com/common/oauth2/v2.0. */
@@ -54,11 +56,16 @@ export interface GraphClientOptions {
   onRefreshToken?: (refreshToken: string) => void | Promise<void>;
   /** Per request, until the whole answer has arrived. Default 15 s. */
   timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<GraphRetryOptions>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, maxWaitMs: 60_000, backoffMs: 1_000 };
+export const DEFAULT_RETRY: GraphRetryOptions = {
+  attempts: 5,
+  maxWaitMs: 60_000,
+  backoffMs: 1_000,
+  maxRetryAfterMs: 60_000,
+};
 
 // 429 and 503 come with Retry-After (graph/throttling); 500/502/504 are the other transient answers the
 // Graph error reference lists.
@@ -110,7 +117,8 @@ export class GraphClient {
     this.base = new URL(`${(options.baseUrl ?? GRAPH_BASE_URL).replace(/\/+$/, '')}/`);
     this.tokenUrl = `${(options.loginBaseUrl ?? LOGIN_BASE_URL).replace(/\/+$/, '')}/token`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    const { attempts, maxWaitMs, backoffMs, maxRetryAfterMs } = { ...DEFAULT_RETRY, ...options.retry };
+    this.retry = { attempts, baseMs: backoffMs, maxMs: maxWaitMs, jitter: false, maxRetryAfterMs };
   }
 
   /**
@@ -188,9 +196,12 @@ export class GraphClient {
       if (res.status === 403) throw new MailAuthError(REAUTH_MESSAGE, { cause: graphError(res) });
       if (TRANSIENT.has(res.status)) {
         const refusedBeforeWork = res.status === 429 || res.status === 503;
-        if (attempt < this.retry.attempts && (!unsafe || refusedBeforeWork)) {
-          await sleep(this.waitFor(res, attempt));
-          continue;
+        if (!unsafe || refusedBeforeWork) {
+          const waitMs = this.waitFor(res, attempt, 'Microsoft Graph');
+          if (waitMs !== null) {
+            await sleep(waitMs);
+            continue;
+          }
         }
         throw new MailConnectionError(`Microsoft Graph kept answering ${res.status}; try again later.`, {
           cause: graphError(res),
@@ -251,8 +262,9 @@ export class GraphClient {
         });
       }
       const transient = TRANSIENT.has(res.status) || error === 'temporarily_unavailable';
-      if (transient && attempt < this.retry.attempts) {
-        await sleep(this.waitFor(res, attempt));
+      const waitMs = transient ? this.waitFor(res, attempt, 'The Microsoft sign-in service') : null;
+      if (waitMs !== null) {
+        await sleep(waitMs);
         continue;
       }
       if (transient) {
@@ -315,11 +327,15 @@ export class GraphClient {
     return target;
   }
 
-  /** Retry-After as asked (Graph sends it with 429 and 503), else doubling from backoffMs; never over maxWaitMs. */
-  private waitFor(res: RawResponse, attempt: number): number {
-    const { backoffMs: baseMs, maxWaitMs } = this.retry;
-    const asked = parseRetryAfter(res.headers.get('retry-after'));
-    return Math.min(asked ?? backoffMs(attempt, { baseMs, maxMs: maxWaitMs, jitter: false }), maxWaitMs);
+  /**
+   * The wait before the next try (Retry-After as asked: Graph sends it with 429 and 503; else doubling from
+   * backoffMs), or null when the tries are used up; a Retry-After past the policy's cap gives up at once.
+   */
+  private waitFor(res: RawResponse, attempt: number, who: string): number | null {
+    const step = nextRetry(this.retry, attempt, parseRetryAfter(res.headers.get('retry-after')));
+    if (step.retry) return step.waitMs;
+    if (step.reason === 'too-long') throw new RetryLaterError(who, step.retryAfterMs);
+    return null;
   }
 }
 

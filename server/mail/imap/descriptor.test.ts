@@ -20,7 +20,7 @@ function protonMailbox(host: string) {
       provider: 'protonmail',
       email: 'someone@proton.me',
       secret: 'sealed',
-      server: { host, port: 1, secure: false },
+      server: { kind: 'imap', host, port: 1, secure: false },
     },
     () => 'bridge password',
     options(async () => ['127.0.0.1']),

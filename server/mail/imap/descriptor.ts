@@ -14,7 +14,10 @@ import {
 
 /** The IMAP server a user typed for the mailbox (providers whose form asks for it), if any. */
 export function customHost(mailbox: MailboxCredentials): HostConfig | undefined {
-  return mailbox.server ?? undefined;
+  const server = mailbox.server;
+  return server?.kind === 'imap'
+    ? { host: server.host, port: server.port, secure: server.secure }
+    : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type MessageHeaders,
   type SyncState,
 } from '#server/mail/provider.js';
+import { RetryLaterError } from '#server/mail/shared/retry.js';
 import { withGraphFake } from '#test/fixtures/peers.js';
 import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 import { type GraphTestMailbox, newGraphMailbox } from '#test/helpers/graph-user.js';
@@ -167,6 +168,20 @@ describe('verify', () => {
     await expect(m.provider({ retry: { backoffMs: 20, attempts: 3 } }).verify()).rejects.toBeInstanceOf(
       MailConnectionError,
     );
+  });
+
+  it('gives up at once with a retryable error when Graph asks for a longer wait than allowed', async () => {
+    const m = newMailbox('patience');
+    fake.fault({ kind: 'throttle', count: 1, retryAfter: 3600, match: /mailFolders\/inbox/ });
+    const started = Date.now();
+    const err = await m
+      .provider()
+      .verify()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err).toBeInstanceOf(MailConnectionError);
+    expect((err as RetryLaterError).retryAfterMs).toBe(3_600_000);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 

@@ -147,7 +147,7 @@ describe('send (the mailto request) through SMTP', () => {
       provider: 'imap',
       email: u.user,
       secret: secrets.seal(u.password),
-      server: { host: dovecot.host, port: dovecot.port, secure: false },
+      server: { kind: 'imap', host: dovecot.host, port: dovecot.port, secure: false },
     });
     providers.push(p);
 

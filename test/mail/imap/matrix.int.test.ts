@@ -10,6 +10,8 @@ import {
 import { HIDEABLE, startImapProxy } from '#test/helpers/imap-proxy.js';
 import { seedMailbox } from '#test/helpers/imap-seed.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { describePortContract } from '../port-contract.js';
+import { imapContractHarness } from './contract-harness.js';
 
 // IMAP compatibility as a tested property (docs/decisions/064-imap-compatibility-as-a-tested-property.md): the same adapter-level
 // scenarios (folders, scan with exact counts and read states, daily check with new mail and flag changes,
@@ -227,6 +229,9 @@ describe.each(PROFILES)('$name', (profile) => {
     }
     expect(on.proxy?.refused ?? []).toEqual([]);
   });
+
+  // After the scenarios above: some of them read every command the profile's proxy has seen.
+  describePortContract('IMAP', imapContractHarness(on));
 });
 
 describe('the proxy itself', () => {
