@@ -60,6 +60,8 @@ export const API = {
   addMailbox: (provider: string) => `/auth/${provider}`,
   emailAccounts: '/get-email-accounts',
   deleteEmailAccount: '/delete-email-account',
+  /** POST {email}: check one mailbox now (its banner's Retry, Email Accounts' "Check now"). */
+  checkMailbox: '/mailboxes/check',
   subscriptions: '/get-unsubscribe-emails',
   keepSubscription: '/keep-subscription',
   unsubscribe: '/unsubscribe',
@@ -143,6 +145,7 @@ export const API_PREFIXES = [
   '/keep-subscription',
   '/bulk-action',
   '/delete-email-account',
+  '/mailboxes/',
   '/sender-rules',
   '/mailbox-folders',
   '/screener',

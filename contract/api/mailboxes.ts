@@ -57,10 +57,18 @@ export const emailAccountSchema = z.object({
   /** active; scanning; reauth (the password or grant no longer works); error (last check failed) */
   status: z.enum(['active', 'scanning', 'reauth', 'error']),
   lastScannedAt: z.string().nullable(),
+  /** Why the last check failed, in words for the user (status reauth or error); null otherwise. */
+  error: z.string().nullable(),
+  /** When the mailbox was last checked successfully (the first scan included); null: never yet. */
+  lastCheckedAt: z.string().nullable(),
   /** New senders' mail goes to the Screener folder until the user decides (PUT /screener). */
   screener: z.boolean(),
 });
 export type EmailAccount = z.infer<typeof emailAccountSchema>;
+
+/** POST /mailboxes/check `{email}`: "Check now", a check of one mailbox queued at once (202). */
+export const checkMailboxBodySchema = z.object({ email: z.string().trim().min(1).max(320) });
+export const checkMailboxResponseSchema = z.object({ message: z.string() });
 
 /** GET /get-email-accounts */
 export const emailAccountsResponseSchema = z.object({ data: z.array(emailAccountSchema) });

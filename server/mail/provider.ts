@@ -261,3 +261,19 @@ export class MailConnectionError extends Error {
 export class MailSendUnavailableError extends Error {
   readonly kind = 'send-unavailable';
 }
+
+/** A provider's API answered with an error the adapter does not handle itself (Gmail's, Graph's). */
+export class MailApiError extends Error {}
+
+/**
+ * Whether an error comes from the mail side (the server, the provider's API, the credentials): its message is
+ * written for the user and names what failed. Anything else is a fault of ours.
+ */
+export function isMailError(error: unknown): boolean {
+  return (
+    error instanceof MailAuthError ||
+    error instanceof MailConnectionError ||
+    error instanceof MailSendUnavailableError ||
+    error instanceof MailApiError
+  );
+}

@@ -19,6 +19,7 @@ import {
   InvalidInputError,
   NotFoundError,
   PlanRequiredError,
+  ReauthRequiredError,
   UpstreamUnavailableError,
 } from '#server/lib/errors.js';
 import { loginProvesAddress } from '#server/mail/imap/presets.js';
@@ -215,8 +216,26 @@ export function createMailboxesService({
         provider: r.provider,
         status: r.status,
         lastScannedAt: r.lastScannedAt === null ? null : new Date(r.lastScannedAt).toISOString(),
+        error: r.status === 'error' || r.status === 'reauth' ? r.lastError : null,
+        lastCheckedAt: r.lastScannedAt === null ? null : new Date(r.lastScannedAt).toISOString(),
         screener: r.screener,
       }));
+    },
+
+    /**
+     * "Check now" (POST /mailboxes/check): the mailbox's check queued at once. A mailbox whose password or
+     * grant was refused is not checked again until the user signs in to it: the answer says where.
+     */
+    async checkNow(userId: string, emailInput: string): Promise<void> {
+      const email = normalizeEmail(emailInput);
+      const mailbox = (await repo.listForUser(userId)).find((m) => m.email === email);
+      if (!mailbox) throw new NotFoundError('No connected mailbox has this address.');
+      if (mailbox.status === 'reauth') {
+        throw new ReauthRequiredError(`Please sign in to ${mailbox.email} again.`, {
+          redirectUrl: reauthUrl(mailbox),
+        });
+      }
+      await requestScan(mailbox.id);
     },
 
     /** Removes a mailbox with all of its senders, message references and rules. */

@@ -2,12 +2,16 @@ import { readAhead } from '#server/lib/read-ahead.js';
 import type { Live } from '#server/live/index.js';
 import type { Sender } from '#server/mail/headers/detect.js';
 import type { ProviderFactory } from '#server/mail/index.js';
-import { type FoundMessage, MailAuthError, type MailProvider } from '#server/mail/provider.js';
+import { type FoundMessage, isMailError, MailAuthError, type MailProvider } from '#server/mail/provider.js';
 import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
 import { commitBatch } from './batch.js';
 import { ScanSupersededError } from './repository.js';
+
+/** A mailbox's error when its check failed for a reason of ours, not of the mail server's. */
+export const UNEXPECTED_STOP =
+  'The check stopped on an unexpected error on our side; it will be tried again.';
 
 // Scanning a mailbox (docs/ARCHITECTURE.md, "A scan"): the adapter pages through headers newest first; each batch
 // is tallied by sender and committed with its checkpoint (batch.ts); after each commit the new subscriptions
@@ -138,7 +142,9 @@ export function createScansService({
         }
         const message = error instanceof Error ? error.message : String(error);
         const status = error instanceof MailAuthError ? 'reauth' : 'error';
-        await mailboxes.setStatus(mailboxId, status, message);
+        // What the user reads on the mailbox (Email Accounts, the list's banner): the mail errors' own
+        // words (they name the server and what it did); anything else is our fault, told without internals.
+        await mailboxes.setStatus(mailboxId, status, isMailError(error) ? message : UNEXPECTED_STOP);
         log?.warn({ mailboxId, status, err: message }, 'scan stopped');
         // A refused password will not get better by retrying; the user has to act.
         if (!(error instanceof MailAuthError)) throw error;

@@ -1,3 +1,4 @@
+import { MailApiError } from '../provider.js';
 // Gmail's REST API as the client sees it: the quota cost of each method, the shapes of its answers, and
 // the error the client hands back for answers it does not handle itself.
 
@@ -20,7 +21,7 @@ export const QUOTA_UNITS = {
 export type GmailMethod = keyof typeof QUOTA_UNITS;
 
 /** A Gmail answer the client does not handle itself (400 bad query, 404 unknown history id, …). */
-export class GmailApiError extends Error {
+export class GmailApiError extends MailApiError {
   constructor(
     message: string,
     readonly status: number,

@@ -1,4 +1,4 @@
-import { MailAuthError, MailConnectionError } from '../provider.js';
+import { MailApiError, MailAuthError, MailConnectionError } from '../provider.js';
 import type { OAuthClient } from '../shared/oauth-client.js';
 import { nextRetry, parseRetryAfter, RetryLaterError, type RetryPolicy, sleep } from '../shared/retry.js';
 
@@ -80,7 +80,7 @@ export const REAUTH_MESSAGE =
   'Microsoft no longer accepts this mailbox connection. Connect the Outlook account again.';
 
 /** A Graph answer the caller may want to act on (404 of a deleted folder, 410 of an expired delta link). */
-export class GraphError extends Error {
+export class GraphError extends MailApiError {
   constructor(
     readonly status: number,
     readonly code: string,
