@@ -14,6 +14,8 @@ const account = (email: string, provider: EmailAccount['provider'] = 'yahoo'): E
   provider,
   status: 'active',
   lastScannedAt: null,
+  error: null,
+  lastCheckedAt: null,
   screener: false,
 });
 
