@@ -28,12 +28,11 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file builds its own app, database schema, job schema and peers (IMAP servers, fakes) on
-          // ports of its own, so files may run side by side; Vitest's default pool is the cores less one,
-          // so on a 2-core machine they run one at a time. Two at a time (maxWorkers: 2) took the tier
-          // from ~540 s to ~317 s, but is not deterministic yet, so not on: Kysely's migrator looks for its
-          // table among every schema's tables (has_schema_privilege on each), which fails with "schema …
-          // does not exist" when another file drops its schema meanwhile (seen in senders.int's PostgreSQL
-          // setup); and read-state's IMAP check lost its Dovecot connection once, cause not found.
+          // ports of its own, so two files run side by side on a 2-core machine (Vitest's default would
+          // be the cores less one). What made that nondeterministic is fixed where it happened: schemas
+          // are dropped after the run, not by the file that made them (test/helpers/pg-schemas.ts), and
+          // each worker takes its peers' ports from a block of its own (test/helpers/net.ts).
+          maxWorkers: 2,
           fileParallelism: true,
         },
       },

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureTestDkimKey, startDnsServer } from './dkim.js';
+import { dropOrphanedSchemas, dropRegisteredSchemas, schemaListPath } from './pg-schemas.js';
 
 // Integration globalSetup: senders' DKIM key and its DNS server (dkim.ts), and a throwaway certificate authority and a leaf certificate for 127.0.0.1,
 // 127.0.0.2 and localhost (the local HTTPS sender of test/helpers/https-sender.ts), plus a second,
@@ -10,7 +11,7 @@ import { ensureTestDkimKey, startDnsServer } from './dkim.js';
 //
 // Vitest 4 builds each fork's environment from process.env when it starts the test files, which is
 // after globalSetup has run, so NODE_EXTRA_CA_CERTS set here reaches the workers' Node at startup —
-// the only time Node reads it. (Checked by test/one-click.int.test.ts.)
+// the only time Node reads it. (Checked by test/features/unsubscribe/one-click.int.test.ts.)
 
 function openssl(dir: string, ...args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
@@ -64,7 +65,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   const keyFile = ensureTestDkimKey();
   const dns = await startDnsServer();
   process.env.TEST_DNS_SERVERS = dns.address;
+  await dropOrphanedSchemas(process.env.TEST_DATABASE_URL);
+  const schemaList = schemaListPath();
+  writeFileSync(schemaList, '');
+  process.env.TEST_SCHEMA_LIST = schemaList;
   return async () => {
+    await dropRegisteredSchemas(schemaList, process.env.TEST_DATABASE_URL);
     await dns.stop();
     rmSync(keyFile, { force: true });
     removeCertificates();

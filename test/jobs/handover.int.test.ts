@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPgBossQueue } from '#server/jobs/pgboss.js';
 import type { JobHandlers, JobQueue } from '#server/jobs/queue.js';
+import { testSchema } from '#test/helpers/pg-schemas.js';
 import { FAST_HANDOVER } from '#test/helpers/pgboss-timing.js';
 
 // On PostgreSQL a worker killed mid-job (SIGKILL: no chance to say so) left its job active in pg-boss for
@@ -13,16 +12,12 @@ import { FAST_HANDOVER } from '#test/helpers/pgboss-timing.js';
 const url = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!url)('a job of a killed worker on PostgreSQL', () => {
-  const schema = `t_jobs_${randomBytes(5).toString('hex')}`;
+  const schema = testSchema('t_jobs');
   let child: ChildProcess | null = null;
   let queue: JobQueue | null = null;
   afterAll(async () => {
     child?.kill('SIGKILL');
     await queue?.stop();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
   });
 
   it('is run again by another worker within seconds, not after pg-boss expiry', async () => {
