@@ -3,12 +3,27 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import { expect } from 'vitest';
+import type { z } from 'zod';
+import { csrfTokenResponseSchema } from '#contract/api.js';
 import { type AppDeps, buildApp } from '#server/app.js';
 import { type Config, parseConfig } from '#server/config.js';
 import type { Db } from '#server/db/index.js';
 import { openDatabase } from '#server/db/index.js';
 import { prepareDataDir } from '#server/startup.js';
+import { registerSchema, testSchema } from './pg-schemas.js';
+import {
+  type AnswerOf,
+  type CallOptions,
+  type ErrorAnswer,
+  type ErrorStatus,
+  errorAnswerSchema,
+  parseAnswer,
+  ROUTES,
+  type RouteKey,
+  type Routes,
+  requestOf,
+} from './routes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,10 +59,11 @@ export async function createTestApp(
       { dataDir },
     ),
   );
-  const schema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = dialect === 'postgres' ? testSchema('t') : undefined;
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL! : null;
   const database = await openDatabase({ databaseUrl, dataDir, schema });
   const jobSchema = schema ? `${schema}_jobs` : config.jobSchema;
+  if (schema) registerSchema(jobSchema);
   const effective: Config = { ...config, databaseUrl, jobSchema };
   const app = await buildApp({
     config: effective,
@@ -64,13 +80,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await database.close();
-      if (schema && databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-        await client.end();
-      }
+      // Its PostgreSQL schemas are dropped at the end of the run (pg-schemas.ts says why).
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -112,9 +122,50 @@ export class Client {
   async token(): Promise<string> {
     if (!this.csrf) {
       const res = await this.request({ url: '/csrf-token' });
-      this.csrf = res.json().csrfToken as string;
+      this.csrf = this.json(res, csrfTokenResponseSchema).csrfToken;
     }
     return this.csrf;
+  }
+
+  /**
+   * A call of a route of the contract (test/helpers/routes.ts), typed by it: checks that the answer has
+   * `status` (the route's success status unless given) and that its body is what the contract's schema
+   * describes, the route's answer at its success status and `{message, ...details}` at an error status,
+   * and returns that body typed by the schema. An answer the schema refuses fails the test.
+   */
+  call<K extends RouteKey>(route: K, options: CallOptions<K> & { status: ErrorStatus }): Promise<ErrorAnswer>;
+  call<K extends RouteKey>(
+    route: K,
+    options?: CallOptions<K> & { status?: Routes[K]['status'] },
+  ): Promise<AnswerOf<K>>;
+  async call<K extends RouteKey>(
+    route: K,
+    options: CallOptions<K> & { status?: number } = {},
+  ): Promise<AnswerOf<K> | ErrorAnswer> {
+    const { method, url } = requestOf(route, options);
+    const res = await this.request({
+      method,
+      url,
+      payload: options.body as object | undefined,
+      headers: options.headers,
+      csrf: options.csrf,
+    });
+    const spec = ROUTES[route];
+    const status = options.status ?? spec.status;
+    expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 500)}`).toBe(status);
+    const schema: z.ZodType = status === spec.status ? spec.response : errorAnswerSchema;
+    return this.json(res, schema) as AnswerOf<K> | ErrorAnswer;
+  }
+
+  /** The JSON body of `res`, checked with `schema` and typed by it (a body the schema refuses fails the test). */
+  json<S extends z.ZodType>(res: LightMyRequestResponse, schema: S): z.output<S> {
+    let body: unknown;
+    try {
+      body = res.json();
+    } catch {
+      throw new Error(`The answer (${res.statusCode}) is not JSON: ${res.body.slice(0, 200)}`);
+    }
+    return parseAnswer(body, schema, `${res.statusCode} ${res.headers['content-type'] ?? ''}`);
   }
 
   get(url: string) {
@@ -151,3 +202,4 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export { isResetMail, type OutboxMail, readOutbox, resetTokenFrom } from './outbox.js';
+export { type AnswerOf, type ErrorAnswer, errorAnswerSchema, type RouteKey } from './routes.js';

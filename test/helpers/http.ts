@@ -1,3 +1,7 @@
+import type { z } from 'zod';
+import { csrfTokenResponseSchema } from '#contract/api.js';
+import { parseAnswer } from './routes.js';
+
 // A client for a product running in another process, over real HTTP: keeps the cookies and sends
 // the CSRF header on every non-GET call, as the web app does.
 
@@ -17,7 +21,7 @@ export class HttpSession {
     if (method !== 'GET') {
       // The token call also sets the cookie the token is checked against, so it comes first.
       if (!this.csrf) {
-        this.csrf = ((await (await this.call('/csrf-token')).json()) as { csrfToken: string }).csrfToken;
+        this.csrf = (await this.json(await this.call('/csrf-token'), csrfTokenResponseSchema)).csrfToken;
       }
       headers['x-csrf-token'] = this.csrf;
     }
@@ -33,5 +37,10 @@ export class HttpSession {
       this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
     }
     return res;
+  }
+
+  /** The JSON body of `res` parsed with `schema`, a contract schema (a body it refuses fails the test). */
+  async json<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
+    return parseAnswer(await res.json(), schema, `${res.status} ${res.url}`);
   }
 }

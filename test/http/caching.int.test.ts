@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 
 // What a shared cache or the browser's back/forward cache may keep: nothing a session or CSRF token
 // produced. And the SPA's entry answers HEAD as it answers GET (uptime checks, link previews).
 describe.each(DIALECTS)('caching and HEAD on %s', (dialect) => {
-  let t: TestApp;
   let webRoot: string;
   const INDEX = '<!doctype html><title>Inbox Genie</title><div id="root"></div>';
 
@@ -15,12 +15,12 @@ describe.each(DIALECTS)('caching and HEAD on %s', (dialect) => {
     webRoot = await mkdtemp(path.join(tmpdir(), 'ig-web-'));
     await writeFile(path.join(webRoot, 'index.html'), INDEX);
     await writeFile(path.join(webRoot, 'app.js'), 'console.log(1)');
-    t = await createTestApp(dialect, {}, (config) => ({ config: { ...config, webRoot } }));
   });
   afterAll(async () => {
-    await t?.close();
     await rm(webRoot, { recursive: true, force: true });
   });
+  // Created after the web folder above, closed before it is removed.
+  const t = withTestApp(dialect, undefined, (config) => ({ config: { ...config, webRoot } }));
 
   async function signedIn(): Promise<Client> {
     const client = new Client(t.app);

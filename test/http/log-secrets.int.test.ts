@@ -1,35 +1,24 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Client,
-  createTestApp,
-  readOutbox,
-  resetTokenFrom,
-  type TestApp,
-  uniqueEmail,
-} from '#test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, readOutbox, resetTokenFrom, uniqueEmail } from '#test/helpers/app.js';
 
 // Links that carry a secret in their query string (a reset token, an OAuth code and state, a Checkout
 // session id) are opened by browsers; the server's log, at its default level, must not hold them.
 
 describe('the log holds no secret of a query string', () => {
-  let t: TestApp;
   const lines: string[] = [];
-
-  beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    t = await createTestApp(
-      'sqlite',
-      {
-        LOG_LEVEL: 'info',
-        GOOGLE_CLIENT_ID: 'log-test-client.apps.googleusercontent.com',
-        GOOGLE_CLIENT_SECRET: 'log-test-secret',
-      },
-      () => ({ logStream: stream }),
-    );
-  });
-  afterAll(async () => t.close());
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const t = withTestApp(
+    'sqlite',
+    () => ({
+      LOG_LEVEL: 'info',
+      GOOGLE_CLIENT_ID: 'log-test-client.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'log-test-secret',
+    }),
+    () => ({ logStream: stream }),
+  );
 
   it('logs the paths of a reset, an OAuth callback and a checkout return without their secrets', async () => {
     const client = new Client(t.app);

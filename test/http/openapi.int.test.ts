@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withTestApp } from '#test/fixtures/app.js';
+import { routesOf } from '#test/helpers/route-tree.js';
 
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: unknown }> };
@@ -7,22 +8,6 @@ interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>> };
-
-/** Every route the app has, as `METHOD /path` (HEAD left out), read from Fastify's own route tree. */
-function routesOf(tree: string): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+) \(([A-Z, ]+)\)$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    const path = (stack[depth - 1] ?? '') + match[2]!;
-    stack[depth] = path;
-    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
 
 /** Not part of the JSON API: the screens' HTML, the feeds and crawler files, the description itself. */
 const NOT_API = ['GET *', 'GET /openapi.json', 'GET /sitemap.xml', 'GET /rss.xml', 'GET /robots.txt'];
@@ -63,18 +48,14 @@ const NOT_JSON = [
 ];
 
 describe('GET /openapi.json', () => {
-  let t: TestApp;
+  const t = withTestApp('sqlite');
   let doc: Doc;
   let routes: string[];
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     const res = await t.app.inject({ url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     doc = res.json();
     routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter((r) => !NOT_API.includes(r));
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   function operation(route: string): Operation | undefined {

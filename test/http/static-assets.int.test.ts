@@ -4,14 +4,13 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMMUTABLE } from '#server/http/static-assets.js';
-import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { precompressDir } from '../../scripts/vite-precompress.js';
 
 // The built web app as browsers get it: a file named by its hash is cached for a year and sent in the
 // encoding the request accepts (the copy the build wrote, scripts/vite-precompress.ts); index.html and
 // unhashed files are asked again; source maps stay on the server.
 describe('serving the built web app', () => {
-  let t: TestApp;
   let webRoot: string;
   const SCRIPT = `export const screens = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `screen ${i}`))};\n`;
   const CHUNK = '/assets/Landing-AbC_d123.js';
@@ -31,12 +30,12 @@ describe('serving the built web app', () => {
     await writeFile(path.join(webRoot, 'assets/index-Xy9_zW8v.css'), `${'.site{color:#123}\n'.repeat(100)}`);
     await writeFile(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await precompressDir(webRoot);
-    t = await createTestApp('sqlite', {}, (config) => ({ config: { ...config, webRoot } }));
   });
   afterAll(async () => {
-    await t?.close();
     await rm(webRoot, { recursive: true, force: true });
   });
+  // Created after the web folder above, closed before it is removed.
+  const t = withTestApp('sqlite', undefined, (config) => ({ config: { ...config, webRoot } }));
 
   const get = (url: string, acceptEncoding?: string) =>
     t.app.inject({

@@ -2,25 +2,22 @@ import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '#contract/api.js';
-import { Client, createTestApp, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, uniqueEmail } from '#test/helpers/app.js';
 
 // Two instances on one PostgreSQL: a socket held by one receives the events another emits (a worker
 // process finishing a scan while the user's browser is connected to an API process).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('live events across instances on PostgreSQL', () => {
-  let api: TestApp;
-  let worker: TestApp;
+  const api = withTestApp('postgres');
+  // The second instance shares the first one's database and channel (created after it, closed before it).
+  const worker = withTestApp('postgres', undefined, () => ({ config: api.config, db: api.db }));
   let socket: Socket;
 
   beforeAll(async () => {
-    api = await createTestApp('postgres');
-    // The second instance shares the first one's database and channel.
-    worker = await createTestApp('postgres', {}, () => ({ config: api.config, db: api.db }));
     await api.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     socket?.close();
-    await worker?.close();
-    await api?.close();
   });
 
   it('delivers an event emitted by another instance to the user on this one', async () => {

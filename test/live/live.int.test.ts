@@ -3,23 +3,15 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from '#contract/api.js';
 import { SOCKETS_PER_SESSION } from '#server/live/index.js';
-import {
-  Client,
-  createTestApp,
-  isResetMail,
-  readOutbox,
-  resetTokenFrom,
-  type TestApp,
-  uniqueEmail,
-} from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, isResetMail, readOutbox, resetTokenFrom, uniqueEmail } from '#test/helpers/app.js';
 
 describe('live events over socket.io', () => {
-  let t: TestApp;
+  const t = withTestApp('sqlite');
   let url: string;
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -28,7 +20,6 @@ describe('live events over socket.io', () => {
     // Closing the app while a polling client's close request is in flight holds the server up to a
     // ping interval: let the server see every socket gone first.
     await vi.waitFor(() => expect(t.app.live.io.engine.clientsCount).toBe(0));
-    await t?.close();
   });
 
   async function sessionCookie(): Promise<{ cookie: string; userId: string }> {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '#contract/validation.js';
 import type { Mailer, OutgoingMail } from '#server/email/mailer.js';
 import { RESET_COOLDOWN_MS, RESET_TTL_MS } from '#server/features/accounts/service.js';
 import { hashToken } from '#server/lib/crypto.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import {
   Client,
   createTestApp,
@@ -15,13 +16,7 @@ import {
 } from '#test/helpers/app.js';
 
 describe.each(DIALECTS)('accounts API on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = withTestApp(dialect);
 
   /** The reset mail is sent after the answer: waits until `count` mails to `email` are in the outbox. */
   function mailsTo(email: string, count: number) {
@@ -557,7 +552,7 @@ describe.each(DIALECTS)('accounts API on %s', (dialect) => {
     );
 
     it('reports every feature available when the server sells no plans (billing off)', async () => {
-      // With billing on, a new account has no active subscription (test/billing.int.test.ts).
+      // With billing on, a new account has no active subscription (test/features/billing/billing.int.test.ts).
       const { client } = await signedUp();
       expect((await client.get('/subscription-status/')).json()).toEqual({ status: true });
     });

@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingState, Subscription } from '#contract/api.js';
 import {
   Client,
   createTestApp,
@@ -51,16 +50,14 @@ async function settle(t: TestApp): Promise<void> {
 const sessionIdOf = (url: string) => /\/c\/pay\/(cs_test_\w+)/.exec(url)?.[1];
 
 async function checkout(client: Client, interval: 'monthly' | 'yearly' = 'monthly') {
-  const res = await client.post(`/get-${interval}-payment-link`, {
-    originalUrl: 'http://localhost:3000/pricing',
+  const { url } = await client.call(`POST /get-${interval}-payment-link` as const, {
+    body: { originalUrl: 'http://localhost:3000/pricing' },
   });
-  expect(res.statusCode).toBe(200);
-  const { url } = res.json() as { url: string };
   return { url, sessionId: sessionIdOf(url) };
 }
 
-const billing = async (client: Client) => (await client.get('/get-billing')).json() as BillingState;
-const status = async (client: Client) => (await client.get('/subscription-status/')).json().status as boolean;
+const billing = (client: Client) => client.call('GET /get-billing');
+const status = async (client: Client) => (await client.call('GET /subscription-status/')).status;
 
 /** The Stripe customer id stored for the user. */
 async function customerOf(t: TestApp, userId: string): Promise<string> {
@@ -475,7 +472,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     async function trialUser(env: Record<string, string>, messages = newsletters(12)) {
       const user = await yahooUser(dovecot, dialect, messages, env);
       users.push(user);
-      const list = (await user.client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+      const { data: list } = await user.client.call('GET /get-unsubscribe-emails');
       const ids = list.map((s) => s.id);
       return { ...user, ids };
     }
@@ -584,7 +581,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect(
         (await client.post('/auth/yahoo', { email: second, appPassword: 'second password' })).statusCode,
       ).toBe(200);
-      const accounts = (await client.get('/get-email-accounts')).json().data as unknown[];
+      const { data: accounts } = await client.call('GET /get-email-accounts');
       expect(accounts).toHaveLength(2);
     });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
-import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { type ContentfulFake, startContentfulFake } from '#test/helpers/contentful-fake.js';
 
 // The blog read from Contentful's Content Delivery API, here the local fake with Contentful's shapes:
@@ -17,7 +17,6 @@ const day = (n: number) => new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slic
 describe('the blog from Contentful', () => {
   let fake: ContentfulFake;
   let webRoot: string;
-  let t: TestApp;
 
   beforeAll(async () => {
     fake = await startContentfulFake();
@@ -84,15 +83,17 @@ describe('the blog from Contentful', () => {
       path.join(webRoot, 'index.html'),
       '<!doctype html><html><head><title>Inbox Genie</title></head><body><div id="root"></div></body></html>',
     );
-    t = await createTestApp('sqlite', { ...fake.env(), PUBLIC_URL }, (config) => ({
-      config: { ...config, webRoot },
-    }));
   });
   afterAll(async () => {
-    await t?.close();
     await fake?.close();
     await rm(webRoot, { recursive: true, force: true });
   });
+  // Created once the fake and the web folder above are ready, closed before they go.
+  const t = withTestApp(
+    'sqlite',
+    () => ({ ...fake.env(), PUBLIC_URL }),
+    (config) => ({ config: { ...config, webRoot } }),
+  );
   afterEach(() => {
     fake.controls.failWith = null;
   });
@@ -217,16 +218,14 @@ describe('the blog from Contentful', () => {
 
 describe('Contentful with a bad token', () => {
   let fake: ContentfulFake;
-  let t: TestApp;
   beforeAll(async () => {
     fake = await startContentfulFake();
     fake.add({ id: 'a-post', title: 'A post', summary: 's', date: '2025-01-01' });
-    t = await createTestApp('sqlite', fake.env({ CONTENTFUL_ACCESS_TOKEN: 'wrong-secret-token' }));
   });
   afterAll(async () => {
-    await t?.close();
     await fake?.close();
   });
+  const t = withTestApp('sqlite', () => fake.env({ CONTENTFUL_ACCESS_TOKEN: 'wrong-secret-token' }));
 
   it('answers 502 with the user message, and the token is in no answer', async () => {
     for (const url of ['/get-blog-posts', '/get-blog-post/a-post', '/sitemap.xml', '/rss.xml']) {

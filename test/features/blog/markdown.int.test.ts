@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogListResponseSchema, blogPostSchema } from '#contract/api.js';
 import { PUBLIC_PAGES } from '#contract/pages.js';
-import { createTestApp, type TestApp } from '#test/helpers/app.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { createTestApp } from '#test/helpers/app.js';
 
 // The blog from the repository's markdown (a fixture folder here), and what the server answers for
 // crawlers, feed readers and link previews: each page's head in the SPA's HTML, 404 for what does not
@@ -39,7 +40,6 @@ const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 const jsonLdOf = (html: string) => /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)?.[1];
 
 describe('the blog from markdown files', () => {
-  let t: TestApp;
   let webRoot: string;
   let blogDir: string;
 
@@ -54,15 +54,17 @@ describe('the blog from markdown files', () => {
       `---\ntitle: ${JSON.stringify(HOSTILE_TITLE)}\nsummary: "</script><img src=x onerror=alert(2)>"\ndate: 2024-06-01\n---\nbody\n`,
     );
     await writeFile(path.join(blogDir, 'README.md'), '# Notes for writers, not a post\n');
-    t = await createTestApp('sqlite', { BLOG_DIR: blogDir, PUBLIC_URL }, (config) => ({
-      config: { ...config, webRoot },
-    }));
   });
   afterAll(async () => {
-    await t?.close();
     await rm(webRoot, { recursive: true, force: true });
     await rm(blogDir, { recursive: true, force: true });
   });
+  // Created once the folders above are written, closed before they are removed.
+  const t = withTestApp(
+    'sqlite',
+    () => ({ BLOG_DIR: blogDir, PUBLIC_URL }),
+    (config) => ({ config: { ...config, webRoot } }),
+  );
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
 

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { BulkItemResult, BulkStatus, BulkSummary, Subscription } from '#contract/api.js';
+import {
+  type BulkItemResult,
+  type BulkStatus,
+  type BulkSummary,
+  bulkStartedSchema,
+  bulkStatusSchema,
+  type Subscription,
+  subscriptionsResponseSchema,
+} from '#contract/api.js';
 import { buildApp } from '#server/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, type Dialect, type TestApp, uniqueEmail } from '#test/helpers/app.js';
@@ -15,6 +23,7 @@ import { startHttpsSender } from '#test/helpers/https-sender.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { freePort } from '#test/helpers/net.js';
 import { killProduct, readSqlite, startProduct } from '#test/helpers/product-process.js';
+import { parseAnswer } from '#test/helpers/routes.js';
 import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
 import { startStripeFake } from '#test/helpers/stripe-fake/index.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
@@ -47,7 +56,11 @@ const oneClick = (address: string, path: string, n = 1) =>
 type Reader = Pick<Client, 'get'>;
 
 const status = async (client: Reader, bulkId: string) =>
-  (await client.get(`/bulk-action/${bulkId}`)).json() as BulkStatus;
+  parseAnswer(
+    (await client.get(`/bulk-action/${bulkId}`)).json(),
+    bulkStatusSchema,
+    `GET /bulk-action/${bulkId}`,
+  );
 
 /** Polls GET /bulk-action/:id until every item is done. */
 async function finished(client: Reader, bulkId: string): Promise<BulkStatus> {
@@ -76,7 +89,7 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       ...env,
     });
     open.push(user);
-    const list = (await user.client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const { data: list } = await user.client.call('GET /get-unsubscribe-emails');
     const idOf = (address: string) => {
       const found = list.find((s) => s.address === address);
       if (!found) throw new Error(`no subscription ${address}`);
@@ -169,7 +182,7 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       (await other.post('/auth/yahoo', { email: otherBox, appPassword: 'other password' })).statusCode,
     ).toBe(200);
     await t.app.jobs.idle();
-    const theirs = ((await other.get('/get-unsubscribe-emails')).json().data as Subscription[])[0]!.id;
+    const theirs = (await other.call('GET /get-unsubscribe-emails')).data[0]!.id;
 
     const events = await listen(t, client);
     const ids = [
@@ -180,12 +193,10 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
       idOf('listed@nolink.example'),
       idOf('mixed@nolink.example'),
     ];
-    const posted = await client.post('/bulk-action', {
-      action: 'unsubscribe',
-      subscriptionIds: [...ids, ids[0], theirs, 'no-such-id'],
+    const { bulkId } = await client.call('POST /bulk-action', {
+      body: { action: 'unsubscribe', subscriptionIds: [...ids, ids[0]!, theirs, 'no-such-id'] },
+      status: 202,
     });
-    expect(posted.statusCode).toBe(202);
-    const { bulkId } = posted.json() as { bulkId: string };
     const s = await finished(client, bulkId);
 
     // Deduplicated, in the order asked.
@@ -217,9 +228,9 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     expect(paths.map(hits)).toEqual([1, 1]);
     expect(smtp.received.map((m) => m.rcptTo)).toEqual([['leave@mailto.example']]);
     expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(2);
-    expect(
-      ((await other.get('/get-unsubscribe-emails')).json().data as Subscription[]).map((x) => x.category),
-    ).toEqual(['uncategorized']);
+    expect((await other.call('GET /get-unsubscribe-emails')).data.map((x) => x.category)).toEqual([
+      'uncategorized',
+    ]);
 
     // The socket saw every item and the end, with the same results.
     await expect.poll(() => events.done.length).toBe(1);
@@ -236,9 +247,11 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     );
 
     // The same ids again: a new bulk whose items answer what was done, without contacting anyone again.
-    const again = await client.post('/bulk-action', { action: 'unsubscribe', subscriptionIds: ids });
-    expect(again.statusCode).toBe(202);
-    const second = await finished(client, (again.json() as { bulkId: string }).bulkId);
+    const again = await client.call('POST /bulk-action', {
+      body: { action: 'unsubscribe', subscriptionIds: ids },
+      status: 202,
+    });
+    const second = await finished(client, again.bulkId);
     expect(outcomes(second)).toMatchObject({
       [ids[0]!]: 'one-click',
       [ids[2]!]: 'mailto',
@@ -302,7 +315,7 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     expect(busy.statusCode).toBe(409);
     expect(busy.json()).toMatchObject({
       message: expect.stringMatching(/still running/),
-      bulkId: (first.json() as { bulkId: string }).bulkId,
+      bulkId: client.json(first, bulkStartedSchema).bulkId,
     });
     // Another user naming that sender while its run is in flight is refused, never handed the run's answer.
     await expect.poll(() => hits(slow)).toBe(1);
@@ -314,31 +327,29 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     });
     expect(foreign.statusCode).toBe(404);
     // Asked to, the unsubscribe also moved the sender's mail to the trash.
-    expect((await finished(client, (first.json() as { bulkId: string }).bulkId)).results).toMatchObject([
+    expect((await finished(client, client.json(first, bulkStartedSchema).bulkId)).results).toMatchObject([
       { outcome: 'one-click', movedToTrash: 1, result: { movedToTrash: 1 } },
     ]);
     expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(1);
 
-    const kept = await client.post('/bulk-action', {
-      action: 'keep',
-      subscriptionIds: [idOf('k1@keep.example'), idOf('k2@keep.example')],
+    const kept = await client.call('POST /bulk-action', {
+      body: { action: 'keep', subscriptionIds: [idOf('k1@keep.example'), idOf('k2@keep.example')] },
     });
-    expect(outcomes(await finished(client, (kept.json() as { bulkId: string }).bulkId))).toEqual({
+    expect(outcomes(await finished(client, kept.bulkId))).toEqual({
       [idOf('k1@keep.example')]: 'kept',
       [idOf('k2@keep.example')]: 'kept',
     });
-    const blocked = await client.post('/bulk-action', {
-      action: 'block',
-      subscriptionIds: [idOf('b1@block.example'), idOf('b2@block.example')],
+    const blocked = await client.call('POST /bulk-action', {
+      body: { action: 'block', subscriptionIds: [idOf('b1@block.example'), idOf('b2@block.example')] },
     });
-    const b = await finished(client, (blocked.json() as { bulkId: string }).bulkId);
+    const b = await finished(client, blocked.bulkId);
     expect(b.results.map((r) => [r.outcome, r.movedToTrash])).toEqual([
       ['blocked', 2],
       ['blocked', 1],
     ]);
     expect(await dovecot.count({ user: email, password }, 'Trash')).toBe(4);
     const byCategory = async (category: string) =>
-      ((await client.get(`/get-unsubscribe-emails?category=${category}`)).json().data as Subscription[])
+      (await client.call('GET /get-unsubscribe-emails', { query: { category } })).data
         .map((x) => x.address)
         .sort();
     expect(await byCategory('kept')).toEqual(['k1@keep.example', 'k2@keep.example']);
@@ -374,8 +385,10 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     const { client, smtp, list } = user;
     const ids = list.map((x) => x.id);
     expect(ids).toHaveLength(12);
-    const posted = await client.post('/bulk-action', { action: 'unsubscribe', subscriptionIds: ids });
-    const s = await finished(client, (posted.json() as { bulkId: string }).bulkId);
+    const posted = await client.call('POST /bulk-action', {
+      body: { action: 'unsubscribe', subscriptionIds: ids },
+    });
+    const s = await finished(client, posted.bulkId);
     const counts = s.results.reduce<Record<string, number>>((n, r) => {
       n[r.outcome] = (n[r.outcome] ?? 0) + 1;
       return n;
@@ -395,8 +408,9 @@ describe.each(DIALECTS)('bulk actions on %s', (dialect: Dialect) => {
     const user = await connected(messages);
     const { t, client, idOf } = user;
     const ids = paths.map((_, i) => idOf(`r${i}@restart.example`));
-    const posted = await client.post('/bulk-action', { action: 'unsubscribe', subscriptionIds: ids });
-    const { bulkId } = posted.json() as { bulkId: string };
+    const { bulkId } = await client.call('POST /bulk-action', {
+      body: { action: 'unsubscribe', subscriptionIds: ids },
+    });
     // Stopped while the first ones are in flight (the endpoints share a host: two at a time).
     await expect.poll(() => sender.requests.filter((r) => paths.includes(r.path)).length).toBeGreaterThan(0);
     // Each answer takes 700 ms and they share a host: no third request starts before one of two answers.
@@ -490,7 +504,7 @@ describe('a product killed in the middle of a bulk', () => {
     await expect
       .poll(
         async () => {
-          list = ((await (await http.call('/get-unsubscribe-emails')).json()) as { data: Subscription[] })
+          list = (await http.json(await http.call('/get-unsubscribe-emails'), subscriptionsResponseSchema))
             .data;
           return list.length;
         },
@@ -502,7 +516,7 @@ describe('a product killed in the middle of a bulk', () => {
     );
     const posted = await http.call('/bulk-action', 'POST', { action: 'unsubscribe', subscriptionIds: ids });
     expect(posted.status).toBe(202);
-    const { bulkId } = (await posted.json()) as { bulkId: string };
+    const { bulkId } = await http.json(posted, bulkStartedSchema);
     await expect.poll(() => hanging.map(hits), { timeout: 15_000 }).toEqual([1, 1]);
     // The mail goes to another host, so it does not wait for those two slots.
     await expect.poll(() => smtp!.received.length, { timeout: 15_000 }).toBe(1);
@@ -523,7 +537,7 @@ describe('a product killed in the middle of a bulk', () => {
     await expect
       .poll(
         async () => {
-          s = (await (await http.call(`/bulk-action/${bulkId}`)).json()) as BulkStatus;
+          s = await http.json(await http.call(`/bulk-action/${bulkId}`), bulkStatusSchema);
           return s.done;
         },
         { timeout: 20_000 },

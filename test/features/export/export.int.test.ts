@@ -13,6 +13,7 @@ import {
   uniqueEmail,
 } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { seedSender, seedSenders } from '#test/helpers/seed.js';
 import { type YahooUser, yahooUser } from '#test/helpers/yahoo-user.js';
 
 // "Your data to take away": GET /export and GET /export.csv through the API, after a real scan of a
@@ -237,18 +238,13 @@ describe.each(DIALECTS)('data export on %s', (dialect) => {
         created_at: now,
       })
       .execute();
-    await t.db
-      .insertInto('senders')
-      .values({
-        id: 'other-sender',
-        user_id: otherUser.id,
-        mailbox_id: 'other-mailbox',
-        address: 'not-yours@elsewhere.example',
-        is_subscription: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await seedSender(t.db, {
+      id: 'other-sender',
+      userId: otherUser.id,
+      mailboxId: 'other-mailbox',
+      address: 'not-yours@elsewhere.example',
+      createdAt: now,
+    });
     await t.db
       .insertInto('messages')
       .values({
@@ -454,21 +450,17 @@ describe.each(DIALECTS)('data export on %s', (dialect) => {
       .values({ id: 'mb', user_id: userId, email: 'me@yahoo.com', provider: 'yahoo', created_at: now })
       .execute();
     // More than two pages of senders and of message references (the repository reads 1000 rows a page).
-    const senders = Array.from({ length: 2100 }, (_, i) => ({
-      id: `s${String(i).padStart(5, '0')}`,
-      user_id: userId,
-      mailbox_id: 'mb',
-      address: `list${i}@news.example`,
-      is_subscription: i % 2,
-      created_at: now,
-      updated_at: now,
-    }));
-    for (let i = 0; i < senders.length; i += 300) {
-      await t.db
-        .insertInto('senders')
-        .values(senders.slice(i, i + 300))
-        .execute();
-    }
+    await seedSenders(
+      t.db,
+      Array.from({ length: 2100 }, (_, i) => ({
+        id: `s${String(i).padStart(5, '0')}`,
+        userId,
+        mailboxId: 'mb',
+        address: `list${i}@news.example`,
+        subscription: i % 2 === 1,
+        createdAt: now,
+      })),
+    );
     const messages = Array.from({ length: 2500 }, (_, i) => ({
       mailbox_id: 'mb',
       provider_id: `INBOX/1/${i}`,

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InsightsResponse, Subscription } from '#contract/api.js';
 import { weekStart } from '#server/features/insights/service.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
 import { rawMessage } from '#test/helpers/mail.js';
 
@@ -59,7 +60,10 @@ const MAILBOX: Mail[] = [
 ];
 
 describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect, () => ({
+    MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
+    SCAN_INTERVAL: '1h',
+  }));
   let client: Client;
   let body: InsightsResponse;
 
@@ -81,14 +85,10 @@ describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
     await c.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
     expect((await c.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
     await t.app.jobs.idle();
-    return (await c.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    return (await c.call('GET /get-unsubscribe-emails')).data;
   }
 
-  const insights = async (c: Client = client): Promise<InsightsResponse> => {
-    const res = await c.get('/insights');
-    expect(res.statusCode).toBe(200);
-    return res.json() as InsightsResponse;
-  };
+  const insights = (c: Client = client): Promise<InsightsResponse> => c.call('GET /insights');
 
   const actedAgo = async (id: string, days: number) => {
     await t.db
@@ -99,10 +99,6 @@ describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(),
-      SCAN_INTERVAL: '1h',
-    });
     client = new Client(t.app);
     const rows = await connect(client, MAILBOX);
     const id = (address: string) => {
@@ -121,10 +117,6 @@ describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
       { from: 'other@elsewhere.example', days: 3 },
     ]);
     body = await insights();
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('counts each week of the last 26 by the category the sender is in now', () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { parseHostList } from '#server/lib/address-policy.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { MailHostForbiddenError } from '#server/mail/imap/connection.js';
@@ -86,10 +85,10 @@ describe.each(DIALECTS)('a custom IMAP host on %s', (dialect) => {
     expect(added.json()).toEqual({ redirectUrl: expect.any(String) });
     await t.app.jobs.idle();
     // The name is known only to the injected resolver: the scan connected to the address it judged.
-    const subs = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const subs = (await client.call('GET /get-unsubscribe-emails')).data;
     const news = subs.find((s) => s.address === 'news@daily.example')!;
     expect(news.messageCount).toBe(2);
-    const messages = (await client.get(`/get-subscriptions/${news.id}`)).json().data as SubscriptionMessage[];
+    const messages = (await client.call('GET /get-subscriptions/:id', { params: { id: news.id } })).data;
     const preview = () =>
       client.post('/get-message-preview', { subscriptionId: news.id, messageId: messages[0]!.id });
     expect((await preview()).statusCode).toBe(200);

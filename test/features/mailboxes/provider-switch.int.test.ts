@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { DEV_LIST, dailyNews } from '#test/fixtures/gmail.js';
 import { BOTH_OUTLOOK_CALLBACK, bothSignInEnv, throughProvider } from '#test/fixtures/oauth.js';
@@ -65,7 +64,7 @@ describe.each(DIALECTS)('an address connected again through another provider on 
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
   const listed = async (client: Client) =>
-    ((await client.get('/get-unsubscribe-emails')).json().data as Subscription[])
+    (await client.call('GET /get-unsubscribe-emails')).data
       .map((s) => [s.address, s.messageCount])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   const scanned = (provider: string) => ({ provider, status: 'active', last_error: null, scan_complete: 1 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
+import { subscriptionsResponseSchema } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { DEV_LIST, dailyNews } from '#test/fixtures/gmail.js';
@@ -150,7 +150,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     await t.app.jobs.idle();
     const list = await client.get('/get-unsubscribe-emails');
     expect(list.statusCode).toBe(200);
-    const data = list.json().data as Subscription[];
+    const { data } = client.json(list, subscriptionsResponseSchema);
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([
       ['news@daily.example', 3],
       ['dev@lists.example', 2],
@@ -183,7 +183,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
     await t.app.jobs.idle();
     // Both browsers are signed in as that user; the rescan counted nothing twice.
     for (const client of [first, second]) {
-      const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+      const data = (await client.call('GET /get-unsubscribe-emails')).data;
       expect(data.map((s) => [s.address, s.messageCount])).toEqual([
         ['news@daily.example', 3],
         ['dev@lists.example', 2],
@@ -353,10 +353,7 @@ describe.each(DIALECTS)('OAuth with Google on %s', (dialect) => {
       ['dev@lists.example', 2],
     ];
     const listed = async () =>
-      ((await client.get('/get-unsubscribe-emails')).json().data as Subscription[]).map((s) => [
-        s.address,
-        s.messageCount,
-      ]);
+      (await client.call('GET /get-unsubscribe-emails')).data.map((s) => [s.address, s.messageCount]);
     expect(await listed()).toEqual(counts);
 
     // The user removes the app's access at Google; the next check finds the grant gone.

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import {
@@ -84,10 +83,7 @@ describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
       .where('email', '=', email)
       .execute();
   const listed = async (client: Client) =>
-    ((await client.get('/get-unsubscribe-emails')).json().data as Subscription[]).map((s) => [
-      s.address,
-      s.messageCount,
-    ]);
+    (await client.call('GET /get-unsubscribe-emails')).data.map((s) => [s.address, s.messageCount]);
   const signedUpOwner = async () => {
     const client = new Client(t.app);
     const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
@@ -136,7 +132,7 @@ describe.each(DIALECTS)('OAuth with Microsoft on %s', (dialect) => {
 
     await t.app.jobs.idle();
     expect(await listed(client)).toEqual(COUNTS);
-    const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const data = (await client.call('GET /get-unsubscribe-emails')).data;
     expect(data[0]).toMatchObject({ senderName: 'Daily News', account: email });
 
     // The scan's refresh was answered with a new refresh token (Microsoft rotates them): that one is

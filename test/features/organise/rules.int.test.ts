@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmailAccount, Subscription } from '#contract/api.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { checkMailbox, folderRule, listNews } from '#test/fixtures/sender-rules.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
@@ -37,7 +36,7 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     open.push(user);
     const { client, t } = user;
     const list = async (category = 'uncategorized') =>
-      (await client.get(`/get-unsubscribe-emails?category=${category}`)).json().data as Subscription[];
+      (await client.call('GET /get-unsubscribe-emails', { query: { category } })).data;
     const row = async (address: string) => {
       for (const category of ['uncategorized', 'kept', 'unsubscribed']) {
         const found = (await list(category)).find((s) => s.address === address);
@@ -199,13 +198,11 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
 
   it('screens a new sender at a check, and gives its mail back on Keep', async () => {
     const u = await connected([news('known@shop.example', 'A', 2)]);
-    const accounts = (await u.client.get('/get-email-accounts')).json().data as EmailAccount[];
+    const accounts = (await u.client.call('GET /get-email-accounts')).data;
     expect(accounts[0]!.screener).toBe(false);
     const on = await u.client.put('/screener', { email: u.email, enabled: true });
     expect(on.json()).toEqual({ enabled: true, restored: 0 });
-    expect(((await u.client.get('/get-email-accounts')).json().data as EmailAccount[])[0]!.screener).toBe(
-      true,
-    );
+    expect((await u.client.call('GET /get-email-accounts')).data[0]!.screener).toBe(true);
     const knownId = (await u.row('known@shop.example')).id;
     await u.client.post('/keep-subscription', { subscriptionId: knownId });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Subscription, SubscriptionMessage } from '#contract/api.js';
 import { openClient } from '#server/mail/imap/connection.js';
 import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
 import { peersForThisFile, withDovecot } from '#test/fixtures/peers.js';
@@ -59,10 +58,10 @@ async function connectUser(t: TestApp, extra: string[] = []) {
   const res = await client.post('/auth/yahoo', { email, appPassword: password });
   expect(res.statusCode).toBe(200);
   await t.app.jobs.idle();
-  const subs = (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
-    .data as Subscription[];
+  const subs = (await client.call('GET /get-unsubscribe-emails', { query: { category: 'uncategorized' } }))
+    .data;
   const news = subs.find((s) => s.address === 'news@daily.example')!;
-  const messages = (await client.get(`/get-subscriptions/${news.id}`)).json().data as SubscriptionMessage[];
+  const messages = (await client.call('GET /get-subscriptions/:id', { params: { id: news.id } })).data;
   return { email, password, client, news, messages };
 }
 
@@ -307,8 +306,8 @@ describe.each(DIALECTS)('pooled preview connections on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     await t.app.jobs.enqueue('scan-mailbox', { mailboxId: mailbox.id }, { key: `mailbox:${mailbox.id}` });
     await t.app.jobs.idle();
-    const messages = (await user.client.get(`/get-subscriptions/${user.news.id}`)).json()
-      .data as SubscriptionMessage[];
+    const messages = (await user.client.call('GET /get-subscriptions/:id', { params: { id: user.news.id } }))
+      .data;
     const fresh = messages.find((m) => m.subject === 'Issue 3');
     expect(fresh).toBeDefined();
     const before = logins(warm);
@@ -337,21 +336,17 @@ describe.each(DIALECTS)('pooled preview connections on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('pooled preview connections of a removed mailbox on %s', (dialect) => {
+  const proxy = peersForThisFile({ proxy: startProxy }).proxy;
+  const own = withTestApp(dialect, () => viaProxy(proxy));
+
   it('logs them out when the mailbox is removed, not at the end of the idle time', async () => {
-    const proxy = await startProxy();
-    const own = await createTestApp(dialect, viaProxy(proxy));
-    try {
-      const user = await connectUser(own);
-      await noConnections(proxy);
-      expect((await previewOf(user)(0)).statusCode).toBe(200);
-      expect(proxy.connections()).toBeGreaterThan(0);
-      expect((await user.client.delete('/delete-email-account', { email: user.email })).statusCode).toBe(200);
-      // Kept 30 s otherwise: gone within 5 s, only the removal closes them.
-      await vi.waitFor(() => expect(proxy.connections()).toBe(0), { timeout: 5_000, interval: 50 });
-    } finally {
-      await own.close();
-      await proxy.close();
-    }
+    const user = await connectUser(own);
+    await noConnections(proxy);
+    expect((await previewOf(user)(0)).statusCode).toBe(200);
+    expect(proxy.connections()).toBeGreaterThan(0);
+    expect((await user.client.delete('/delete-email-account', { email: user.email })).statusCode).toBe(200);
+    // Kept 30 s otherwise: gone within 5 s, only the removal closes them.
+    await vi.waitFor(() => expect(proxy.connections()).toBe(0), { timeout: 5_000, interval: 50 });
   });
 });
 

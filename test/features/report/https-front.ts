@@ -8,7 +8,7 @@ import { certDir } from '#test/helpers/https-sender.js';
 
 // The app behind HTTPS, as a TLS-terminating proxy puts it in production: a local https server with the
 // run's test certificate (trusted through NODE_EXTRA_CA_CERTS) handing every request to the app. The
-// product's own one-click POST (features/unsubscribe/one-click.ts) only goes to https links, so this is
+// product's own one-click POST (features/unsubscribe/one-click-request.ts) only goes to https links, so this is
 // how it reaches our RFC 8058 endpoint.
 
 export interface HttpsFront {

@@ -11,7 +11,7 @@ import { createReportRepository } from '#server/features/report/repository.js';
 import { createReportService } from '#server/features/report/service.js';
 import { reportedWeek } from '#server/features/report/week.js';
 import { verifyOneClickSignature } from '#server/features/unsubscribe/dkim.js';
-import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click.js';
+import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click-request.js';
 import { parseHostList } from '#server/lib/address-policy.js';
 import type { DnsResolver } from '#server/lib/dns-resolver.js';
 import { detectSubscription } from '#server/mail/headers/detect.js';
@@ -24,6 +24,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '#test/helpers/app.js';
+import { type SenderSeed, seedSender } from '#test/helpers/seed.js';
 import { type HttpsFront, startHttpsFront } from './https-front.js';
 
 // The weekly report by mail (docs/decisions/084-weekly-report.md), on both databases: what it says about a
@@ -142,43 +143,44 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
         created_at: NOW - 200 * DAY,
       })
       .execute();
-    const sender = (id: string, address: string, name: string, createdAt: number, extra: object = {}) =>
-      t.db
-        .insertInto('senders')
-        .values({
-          id: `${id}-${userId}`,
-          user_id: userId,
-          mailbox_id: mailbox,
-          address,
-          sender_name: name,
-          is_subscription: 1,
-          created_at: createdAt,
-          updated_at: createdAt,
-          ...extra,
-        })
-        .execute();
+    const sender = (
+      id: string,
+      address: string,
+      name: string,
+      createdAt: number,
+      extra: Partial<SenderSeed> = {},
+    ) =>
+      seedSender(t.db, {
+        id: `${id}-${userId}`,
+        userId,
+        mailboxId: mailbox,
+        address,
+        name,
+        createdAt,
+        ...extra,
+      });
     // Found in the week (Monday 00:00 counts, Sunday 23:59 counts), before it, after it; a personal sender.
-    await sender('deals', 'deals@shop.example', 'Shop <Deals> & "Offers"', at(1), { message_count: 5 });
-    await sender('paper', 'news@paper.example', 'The Paper', at(6, 23), { message_count: 2 });
-    await sender('monday', 'hello@monday.example', '', at(0, 0), { message_count: 1 });
+    await sender('deals', 'deals@shop.example', 'Shop <Deals> & "Offers"', at(1), { messageCount: 5 });
+    await sender('paper', 'news@paper.example', 'The Paper', at(6, 23), { messageCount: 2 });
+    await sender('monday', 'hello@monday.example', '', at(0, 0), { messageCount: 1 });
     await sender('older', 'old@letters.example', 'Old Letters', at(-1, 23));
     await sender('later', 'late@later.example', 'Later', at(7, 1));
-    await sender('friend', 'friend@people.example', 'A Friend', at(2), { is_subscription: 0 });
+    await sender('friend', 'friend@people.example', 'A Friend', at(2), { subscription: false });
     // Unsubscribed two average months before NOW, mail still coming: 6 messages in the 90 days before (2 a
     // month: 4 expected since), 2 since, flagged still sending. Avoided: 4 - 2 = 2.
     const stubbornAt = NOW - 2 * MONTH_MS;
     await sender('stubborn', 'stubborn@spam.example', 'Stubborn', NOW - 300 * DAY, {
       category: 'unsubscribed',
-      unsubscribed_at: stubbornAt,
-      still_sending: 1,
-      last_message_at: at(4),
+      unsubscribedAt: stubbornAt,
+      stillSending: true,
+      lastMessageAt: at(4),
     });
     // Unsubscribed three months before NOW and quiet since: 9 messages in the 90 days before (3 a month: 9
     // expected), one older than the window (not counted). Avoided: 9.
     const quietAt = NOW - 3 * MONTH_MS;
     await sender('quiet', 'quiet@gone.example', 'Gone Quiet', NOW - 300 * DAY, {
       category: 'unsubscribed',
-      unsubscribed_at: quietAt,
+      unsubscribedAt: quietAt,
     });
     // Kept: its mail is not avoided.
     await sender('kept', 'kept@keep.example', 'Kept', NOW - 300 * DAY, { category: 'kept' });
@@ -247,18 +249,13 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
         created_at: NOW,
       })
       .execute();
-    await t.db
-      .insertInto('senders')
-      .values({
-        id: 'other-sender',
-        user_id: 'other-user',
-        mailbox_id: 'other-mbx',
-        address: 'not-yours@elsewhere.example',
-        is_subscription: 1,
-        created_at: at(2),
-        updated_at: at(2),
-      })
-      .execute();
+    await seedSender(t.db, {
+      id: 'other-sender',
+      userId: 'other-user',
+      mailboxId: 'other-mbx',
+      address: 'not-yours@elsewhere.example',
+      createdAt: at(2),
+    });
   }
 
   it('is off by default: nobody is due, the job sends nothing, and the switch turns it on', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailAccountsResponseSchema } from '#contract/api.js';
 import { type Dovecot, startDovecot } from '#test/helpers/dovecot.js';
 import { HttpSession } from '#test/helpers/http.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -241,9 +242,7 @@ describe('a check for new mail killed with its process', () => {
       );
       expect(refs).toEqual({ n: total, d: total });
       // What the screens see: the account list no longer shows the mailbox as scanning.
-      const accounts = (await (await http.call('/get-email-accounts')).json()) as {
-        data: Array<{ status: string }>;
-      };
+      const accounts = await http.json(await http.call('/get-email-accounts'), emailAccountsResponseSchema);
       expect(accounts.data.map((a) => a.status)).toEqual(['active']);
     } finally {
       server.kill('SIGKILL');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
@@ -12,7 +11,7 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 // UIDNEXT on SELECT, `INBOX.` folders) or Cyrus IMAP 3.6 is added, scanned with exact counts, and its
 // daily check finds a new sender; the mailbox stays active. Before the UIDNEXT fix, Add Account answered
 // 200 and the scan on Courier ended in `error` with nothing listed. Adapter-level behaviour on these
-// servers is in imap-matrix.int.test.ts.
+// servers is in test/mail/imap/matrix.int.test.ts.
 
 const { courier, cyrus } = peersForThisFile({
   courier: () => startCourier(),
@@ -76,8 +75,9 @@ describe.each(DIALECTS)('on %s', (dialect) => {
         expect((await client.get('/get-email-accounts')).json().data).toEqual([
           expect.objectContaining({ status: 'active' }),
         ]);
-        const list = (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
-          .data as Subscription[];
+        const list = (
+          await client.call('GET /get-unsubscribe-emails', { query: { category: 'uncategorized' } })
+        ).data;
         expect(list.map((s) => [s.address, s.messageCount])).toEqual([
           ['news@daily.example', 3],
           ['deals@shop.example', 1],
@@ -99,9 +99,8 @@ describe.each(DIALECTS)('on %s', (dialect) => {
             .poll(
               async () =>
                 (
-                  (await client.get('/get-unsubscribe-emails?category=uncategorized')).json()
-                    .data as Subscription[]
-                ).map((s) => [s.address, s.messageCount]),
+                  await client.call('GET /get-unsubscribe-emails', { query: { category: 'uncategorized' } })
+                ).data.map((s) => [s.address, s.messageCount]),
               { timeout: 15_000 },
             )
             .toEqual([

@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
+import { type Subscription, subscriptionsResponseSchema } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { createProviderFactory } from '#server/mail/index.js';
 import { MailConnectionError, type MailProvider } from '#server/mail/provider.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, createTestApp, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { encodeMailboxName } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 
@@ -72,21 +73,19 @@ async function seedMailbox(user: string): Promise<void> {
 }
 
 describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect, () => ({
+    MAIL_PROVIDER_OVERRIDES: overrides(),
+    SCAN_INTERVAL: '1s',
+    IMAP_ALLOWED_HOSTS: '127.0.0.1',
+  }));
   let url: string;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: overrides(),
-      SCAN_INTERVAL: '1s',
-      IMAP_ALLOWED_HOSTS: '127.0.0.1',
-    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await t?.close();
   });
 
   async function signedUp() {
@@ -106,7 +105,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
 
     const list = await client.get('/get-unsubscribe-emails?category=uncategorized');
     expect(list.statusCode).toBe(200);
-    const data = list.json().data as Subscription[];
+    const { data } = client.json(list, subscriptionsResponseSchema);
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([
       ['news@daily.example', 5],
       ['dev@lists.example', 1],
@@ -238,7 +237,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
       scheduler.stop();
     }
     await t.app.jobs.idle();
-    const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const data = (await client.call('GET /get-unsubscribe-emails')).data;
     // Both newest messages share a date; the address breaks the tie.
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([
       ['news@daily.example', 2],
@@ -287,7 +286,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
       expect(connected.json()).toEqual({ redirectUrl: '/genie/subscriptions' });
       await flaky.app.jobs.idle();
       expect(failures).toBe(2);
-      const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+      const data = (await client.call('GET /get-unsubscribe-emails')).data;
       expect(data.map((s) => [s.address, s.messageCount])).toEqual([
         ['news@daily.example', 5],
         ['dev@lists.example', 1],
@@ -362,7 +361,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
       200,
     );
     await t.app.jobs.idle();
-    const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const data = (await client.call('GET /get-unsubscribe-emails')).data;
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([['news@daily.example', 1]]);
   });
 
@@ -372,7 +371,7 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     const client = await signedUp();
     await client.post('/auth/yahoo', { email, appPassword: password });
     await t.app.jobs.idle();
-    const [first] = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const [first] = (await client.call('GET /get-unsubscribe-emails')).data;
 
     const stranger = await signedUp();
     expect((await stranger.post('/keep-subscription', { subscriptionId: first!.id })).statusCode).toBe(404);
@@ -382,10 +381,9 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     expect(kept.json()).toMatchObject({ id: first!.id, category: 'kept' });
     // The screens sometimes send the id as messageId (docs/product.md §7); a double click keeps it once.
     expect((await client.post('/keep-subscription', { messageId: first!.id })).json().category).toBe('kept');
-    const uncategorized = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const uncategorized = (await client.call('GET /get-unsubscribe-emails')).data;
     expect(uncategorized.map((s) => s.id)).not.toContain(first!.id);
-    const keptList = (await client.get('/get-unsubscribe-emails?category=kept')).json()
-      .data as Subscription[];
+    const keptList = (await client.call('GET /get-unsubscribe-emails', { query: { category: 'kept' } })).data;
     expect(keptList.map((s) => [s.id, s.messageCount])).toEqual([[first!.id, first!.messageCount]]);
     expect((await client.post('/keep-subscription', {})).statusCode).toBe(400);
     expect((await client.get('/get-unsubscribe-emails?category=bogus')).statusCode).toBe(400);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
+import { subscriptionsResponseSchema } from '#contract/api.js';
 import { up as cutStoredNames } from '#server/db/migrations/0015_sender_names_cut_to_the_cap.js';
 import { withTestApp, yahooOnDovecot } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
@@ -54,7 +54,7 @@ describe.each(DIALECTS)('senders found by a scan on %s', (dialect) => {
         listUnsubscribe: '<https://news.example/u/1>',
       }),
     ]);
-    const data = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const data = (await client.call('GET /get-unsubscribe-emails')).data;
     expect(data.map((s) => [s.address, s.messageCount])).toEqual([['weekly@news.example', 1]]);
     const senders = await t.db
       .selectFrom('senders')
@@ -80,7 +80,7 @@ describe.each(DIALECTS)('senders found by a scan on %s', (dialect) => {
     ]);
     const res = await client.get('/get-unsubscribe-emails');
     expect(res.statusCode).toBe(200);
-    const data = res.json().data as Subscription[];
+    const { data } = client.json(res, subscriptionsResponseSchema);
     expect(data.map((s) => [s.address, s.senderName])).toEqual([['huge@huge.example', 'N'.repeat(256)]]);
     expect(res.body.length).toBeLessThan(2000);
     const row = await t.db
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('senders found by a scan on %s', (dialect) => {
       .execute();
     await cutStoredNames(t.db as unknown as Kysely<unknown>);
     const again = await client.get('/get-unsubscribe-emails');
-    expect((again.json().data as Subscription[])[0]?.senderName).toBe('é'.repeat(256));
+    expect(client.json(again, subscriptionsResponseSchema).data[0]?.senderName).toBe('é'.repeat(256));
     expect(again.body.length).toBeLessThan(2000);
   });
 });

@@ -239,7 +239,7 @@ describe.each(DIALECTS)('sessions on %s', (dialect) => {
     expect((await signIn(phone, email, password, firefox)).statusCode).toBe(200);
     const tablet = new Client(t.app);
     expect((await signIn(tablet, email, password, 'Tablet')).statusCode).toBe(200);
-    const list = (await client.get('/account/sessions')).json().data as Array<Record<string, unknown>>;
+    const list = (await client.call('GET /account/sessions')).data;
     expect(list).toHaveLength(3);
     expect(list.filter((s) => s.current)).toHaveLength(1);
     const phoneSession = list.find((s) => s.userAgent === firefox)!;

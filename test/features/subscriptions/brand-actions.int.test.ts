@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  BrandRow,
-  BrandsResponse,
-  BulkAction,
-  BulkStatus,
-  Subscription,
-  SubscriptionCategory,
-} from '#contract/api.js';
+import type { BrandRow, BulkAction, BulkStatus, SubscriptionCategory } from '#contract/api.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, type Dialect, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
@@ -97,26 +90,23 @@ describe.each(DIALECTS)('acting on a brand on %s', (dialect: Dialect) => {
 
   /** The brand's row as the screen reads it (its first page, newest first). */
   async function brandRow(category: SubscriptionCategory, brand: string): Promise<BrandRow | undefined> {
-    const res = await client.get(
-      `/get-unsubscribe-emails?category=${category}&group=brand&sort=newest&limit=50`,
-    );
-    expect(res.statusCode).toBe(200);
-    return (res.json() as BrandsResponse).data.find((b) => b.brand === brand);
+    const { data } = await client.call('GET /get-unsubscribe-emails?group=brand', {
+      query: { category, sort: 'newest', limit: 50 },
+    });
+    return data.find((b) => b.brand === brand);
   }
 
   /** The screen's brand button: a bulk action on every sender of the row, followed to its end. */
   async function actOnBrand(action: BulkAction, row: BrandRow): Promise<BulkStatus> {
-    const posted = await client.post('/bulk-action', {
-      action,
-      subscriptionIds: row.senders.map((s) => s.id),
+    const { bulkId } = await client.call('POST /bulk-action', {
+      body: { action, subscriptionIds: row.senders.map((s) => s.id) },
+      status: 202,
     });
-    expect(posted.statusCode).toBe(202);
-    const { bulkId } = posted.json() as { bulkId: string };
-    let status = (await client.get(`/bulk-action/${bulkId}`)).json() as BulkStatus;
+    let status = await client.call('GET /bulk-action/:bulkId', { params: { bulkId } });
     await expect
       .poll(
         async () => {
-          status = (await client.get(`/bulk-action/${bulkId}`)).json() as BulkStatus;
+          status = await client.call('GET /bulk-action/:bulkId', { params: { bulkId } });
           return status.done;
         },
         { timeout: 40_000, interval: 100 },
@@ -131,8 +121,7 @@ describe.each(DIALECTS)('acting on a brand on %s', (dialect: Dialect) => {
   };
   async function categoryOf(address: string): Promise<SubscriptionCategory | null> {
     for (const category of ['uncategorized', 'kept', 'unsubscribed'] as const) {
-      const list = (await client.get(`/get-unsubscribe-emails?category=${category}`)).json()
-        .data as Subscription[];
+      const { data: list } = await client.call('GET /get-unsubscribe-emails', { query: { category } });
       if (list.some((s) => s.address === address)) return category;
     }
     return null;
@@ -250,16 +239,14 @@ describe.each(DIALECTS)('acting on a brand on %s', (dialect: Dialect) => {
     const other = new Client(user.t.app);
     await other.post('/auth/signup', { email: uniqueEmail(), password: 'long enough' });
     const row = await brandRow('uncategorized', 'other.example');
-    const posted = await other.post('/bulk-action', {
-      action: 'keep',
-      subscriptionIds: row!.senders.map((s) => s.id),
+    const { bulkId } = await other.call('POST /bulk-action', {
+      body: { action: 'keep', subscriptionIds: row!.senders.map((s) => s.id) },
+      status: 202,
     });
-    expect(posted.statusCode).toBe(202);
-    const { bulkId } = posted.json() as { bulkId: string };
     await expect
-      .poll(async () => ((await other.get(`/bulk-action/${bulkId}`)).json() as BulkStatus).done)
+      .poll(async () => (await other.call('GET /bulk-action/:bulkId', { params: { bulkId } })).done)
       .toBe(2);
-    const status = (await other.get(`/bulk-action/${bulkId}`)).json() as BulkStatus;
+    const status = await other.call('GET /bulk-action/:bulkId', { params: { bulkId } });
     expect(status.results.map((r) => r.outcome)).toEqual(['not-found', 'not-found']);
     for (const address of OTHERS) expect(await categoryOf(address)).toBe('uncategorized');
   });

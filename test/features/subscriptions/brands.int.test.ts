@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrandRow, BrandsResponse } from '#contract/api.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrandRow } from '#contract/api.js';
+import { withTestApp } from '#test/fixtures/app.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
-import { type SmtpPeer, startSmtpPeer } from '#test/helpers/smtp-peer.js';
+import { startSmtpPeer } from '#test/helpers/smtp-peer.js';
 
 // The subscription list grouped by brand (group=brand) on a real Dovecot mailbox scanned through the API:
 // Public Suffix List brands (co.uk, github.io, an IDN in both spellings), senders sharing a List-Id across
@@ -48,10 +49,15 @@ const MAILBOX: Mail[] = [
 ];
 
 describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (dialect) => {
-  let t: TestApp;
+  const { smtp } = peersForThisFile({
+    smtp: () => startSmtpPeer({ user: 'unused@yahoo.com', password: 'unused' }),
+  });
+  const t = withTestApp(dialect, () => ({
+    MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtp.port),
+    SCAN_INTERVAL: '1s',
+  }));
   let client: Client;
   let other: Client;
-  const smtps: SmtpPeer[] = [];
 
   async function connect(c: Client, mails: Mail[]) {
     const email = uniqueEmail('yahoo').replace('@example.com', '@yahoo.com');
@@ -64,12 +70,6 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
   }
 
   beforeAll(async () => {
-    const smtp = await startSmtpPeer({ user: 'unused@yahoo.com', password: 'unused' });
-    smtps.push(smtp);
-    t = await createTestApp(dialect, {
-      MAIL_PROVIDER_OVERRIDES: dovecot.yahooOverrides(smtp.port),
-      SCAN_INTERVAL: '1s',
-    });
     client = new Client(t.app);
     other = new Client(t.app);
     await connect(client, MAILBOX);
@@ -80,16 +80,7 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
     ]);
   });
 
-  afterAll(async () => {
-    await t?.close();
-    for (const s of smtps) await s.stop();
-  });
-
-  const brands = async (query: string): Promise<BrandsResponse> => {
-    const res = await client.get(`/get-unsubscribe-emails?group=brand&${query}`);
-    expect(res.statusCode).toBe(200);
-    return res.json() as BrandsResponse;
-  };
+  const brands = (query: string) => client.call('GET /get-unsubscribe-emails?group=brand', { query });
   const names = (rows: BrandRow[]) => rows.map((b) => b.brand);
   const addresses = (row: BrandRow | undefined) => (row?.senders ?? []).map((s) => s.address).sort();
 
@@ -129,7 +120,7 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
     const all = data.flatMap((b) => b.senders.map((s) => s.address));
     expect(all).not.toContain('secret@news.shop.co.uk');
     expect(names(data)).not.toContain('elsewhere.example');
-    const theirs = (await other.get('/get-unsubscribe-emails?group=brand&limit=50')).json() as BrandsResponse;
+    const theirs = await other.call('GET /get-unsubscribe-emails?group=brand', { query: { limit: 50 } });
     expect(theirs.total).toBe(2);
     expect(addresses(theirs.data.find((b) => b.brand === 'shop.co.uk'))).toEqual(['secret@news.shop.co.uk']);
   });
@@ -225,7 +216,7 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
       `/get-unsubscribe-emails?group=brand&sort=newest&limit=2&cursor=${first.nextCursor}`,
     );
     expect(wrongOrder.statusCode).toBe(400);
-    const senders = (await client.get('/get-unsubscribe-emails?limit=2')).json();
+    const senders = await client.call('GET /get-unsubscribe-emails', { query: { limit: 2 } });
     const senderCursor = await client.get(
       `/get-unsubscribe-emails?group=brand&limit=2&cursor=${senders.nextCursor}`,
     );
@@ -237,7 +228,7 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
     const whole = await brands('');
     expect(names(whole.data)).toHaveLength(6);
     expect(whole.nextCursor).toBeUndefined();
-    const senders = (await client.get('/get-unsubscribe-emails')).json();
+    const senders = await client.call('GET /get-unsubscribe-emails');
     expect(senders.data).toHaveLength(9);
     expect(senders.data[0]).toMatchObject({ address: 'news@news.shop.co.uk' });
   });

@@ -1,6 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, SubscriptionSort, SubscriptionsResponse } from '#contract/api.js';
-import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Subscription,
+  type SubscriptionSort,
+  type SubscriptionsResponse,
+  subscriptionsResponseSchema,
+} from '#contract/api.js';
+import { withTestApp } from '#test/fixtures/app.js';
+import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
+import { readRank, seedSenders } from '#test/helpers/seed.js';
 
 // GET /get-unsubscribe-emails in pages: the four orders (ties, undated mail, unknown read rates), walks
 // of every page size that list each sender once, q, total, another user's rows and cursors, bad
@@ -90,14 +97,10 @@ const MAIN: Seed[] = Array.from({ length: 60 }, (_, i) => ({
 }));
 
 describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
-  let t: TestApp;
+  const t = withTestApp(dialect);
   let main: Awaited<ReturnType<typeof userWith>>;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     main = await userWith(MAIN, `a${dialect.slice(0, 2)}`);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** A signed-in user with one mailbox holding `seeds`; rows as the orders read them. */
@@ -126,47 +129,35 @@ describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
       })
       .execute();
     const rows: Row[] = [];
-    const values = seeds.map((s) => {
-      const known = s.readKnown ?? 0;
-      const read = s.readCount ?? 0;
-      const rank = known > 0 ? Math.floor((1000 * read) / known) : 1001;
+    const senders = seeds.map((s) => {
+      const read = { count: s.readCount ?? 0, known: s.readKnown ?? 0 };
       const id = `${prefix}-${s.n}`;
       if ((s.category ?? 'uncategorized') === 'uncategorized') {
+        const rank = readRank(read);
         rows.push({ id, address: s.address, count: s.count, last: s.last, rank, recent: s.recent ?? 0 });
       }
       return {
         id,
-        user_id: userId,
-        mailbox_id: mailboxId,
+        userId,
+        mailboxId,
         address: s.address,
-        sender_name: s.name,
-        message_count: s.count,
-        list_message_count: s.count,
-        last_message_at: s.last,
-        is_subscription: 1,
-        category: s.category ?? 'uncategorized',
-        read_count: read,
-        read_known: known,
-        read_rank: rank,
-        recent_count: s.recent ?? 0,
-        via: s.via ?? null,
-        created_at: NOW,
-        updated_at: NOW,
+        name: s.name,
+        messageCount: s.count,
+        listMessageCount: s.count,
+        lastMessageAt: s.last,
+        category: s.category,
+        read,
+        recentCount: s.recent,
+        via: s.via,
+        createdAt: NOW,
       };
     });
-    for (let i = 0; i < values.length; i += 200) {
-      await t.db
-        .insertInto('senders')
-        .values(values.slice(i, i + 200))
-        .execute();
-    }
+    await seedSenders(t.db, senders);
     return { client, userId, mailboxId, rows };
   }
 
   async function list(client: Client, query: string): Promise<SubscriptionsResponse> {
-    const res = await client.get(`/get-unsubscribe-emails${query}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as SubscriptionsResponse;
+    return client.call('GET /get-unsubscribe-emails', { query });
   }
 
   /** Every page of the walk, following nextCursor; the ids in the order they came, and each page's total. */
@@ -242,7 +233,7 @@ describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
   it('answers the unpaged call as before: the whole category, newest first, nothing but data', async () => {
     const res = await main.client.get('/get-unsubscribe-emails');
     expect(res.statusCode).toBe(200);
-    const body = res.json() as SubscriptionsResponse;
+    const body = main.client.json(res, subscriptionsResponseSchema);
     expect(Object.keys(body)).toEqual(['data']);
     expect(body.data.map((s) => s.id)).toEqual(wholeNewest(main.rows));
     // Which differs from the pages' id order only within a day.
@@ -375,9 +366,7 @@ describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
       [`?sort=messages&cursor=${good}`, 'A cursor needs a limit.'],
     ];
     for (const [query, message] of cases) {
-      const res = await main.client.get(`/get-unsubscribe-emails${query}`);
-      expect(res.statusCode, query).toBe(400);
-      const body = res.json() as { message: string };
+      const body = await main.client.call('GET /get-unsubscribe-emails', { query, status: 400 });
       if (typeof message === 'string') expect(body.message, query).toBe(message);
       else expect(body.message, query).toMatch(message);
     }
@@ -389,9 +378,11 @@ describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
         ['newest', NOW],
       ] as const) {
         const cursor = b64({ s: sort, v, i: id });
-        const res = await main.client.get(`/get-unsubscribe-emails?sort=${sort}&limit=200&cursor=${cursor}`);
-        expect(res.statusCode, `${sort} ${id}`).toBe(200);
-        expect((res.json() as SubscriptionsResponse).data.every((s) => s.id.startsWith('a'))).toBe(true);
+        const page = await list(main.client, `?sort=${sort}&limit=200&cursor=${cursor}`);
+        expect(
+          page.data.every((s) => s.id.startsWith('a')),
+          `${sort} ${id}`,
+        ).toBe(true);
       }
     }
   });
@@ -518,10 +509,9 @@ describe.each(DIALECTS)('the subscription list in pages on %s', (dialect) => {
     expect(page.total).toBe(5);
 
     await t.db.updateTable('mailboxes').set({ status: 'reauth' }).where('id', '=', mailboxId).execute();
-    const res = await client.get('/get-unsubscribe-emails?limit=5');
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ message: `Please sign in to ${prefix}@yahoo.com again.` });
-    expect((res.json() as { redirectUrl: string }).redirectUrl).toBeTruthy();
+    const refused = await client.call('GET /get-unsubscribe-emails', { query: { limit: 5 }, status: 401 });
+    expect(refused).toMatchObject({ message: `Please sign in to ${prefix}@yahoo.com again.` });
+    expect(refused.redirectUrl).toBeTruthy();
   });
 
   it('refuses a signed-out call before reading anything', async () => {

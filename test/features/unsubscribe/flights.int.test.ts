@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '#contract/api.js';
+import { type Subscription, subscriptionsResponseSchema, unsubscribeResultSchema } from '#contract/api.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, createTestApp, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
@@ -75,7 +75,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API instances on one Postgr
     await a.app.jobs.idle();
     const onB = new Client(b.app);
     expect((await onB.post('/auth/signin', credentials)).statusCode).toBe(200);
-    const list = (await onA.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const { data: list } = await onA.call('GET /get-unsubscribe-emails');
     const idOf = (address: string) => list.find((s) => s.address === address)!.id;
 
     for (const address of ['shop@twice.example', 'digest@twice.example']) {
@@ -85,8 +85,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API instances on one Postgr
         onB.post('/unsubscribe', { subscriptionId }),
         onB.post('/unsubscribe', { subscriptionId }),
       ]);
-      const results = answers.map((r) => r.json() as UnsubscribeResult);
       expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      const results = answers.map((r) => onA.json(r, unsubscribeResultSchema));
       expect(results[1]).toEqual(results[0]);
       expect(results[2]).toEqual(results[0]);
       expect(results[0]).toMatchObject({ oneClickUnsubscribeSuccess: true });
@@ -149,7 +149,7 @@ describe('a product killed while the sender is being contacted', () => {
     await expect
       .poll(
         async () => {
-          list = ((await (await http.call('/get-unsubscribe-emails')).json()) as { data: Subscription[] })
+          list = (await http.json(await http.call('/get-unsubscribe-emails'), subscriptionsResponseSchema))
             .data;
           return list.length;
         },
@@ -203,9 +203,10 @@ describe('a product killed while the sender is being contacted', () => {
       expect(await again.json()).toMatchObject({ method, oneClickUnsubscribeSuccess: true });
     }
     const unsubscribed = (
-      (await (await http.call('/get-unsubscribe-emails?category=unsubscribed')).json()) as {
-        data: Subscription[];
-      }
+      await http.json(
+        await http.call('/get-unsubscribe-emails?category=unsubscribed'),
+        subscriptionsResponseSchema,
+      )
     ).data;
     expect(unsubscribed.map((s) => s.id).sort()).toEqual([shop, digest].sort());
     expect(sender.requests.filter((r) => r.path === hanging)).toHaveLength(1);

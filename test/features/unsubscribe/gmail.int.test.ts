@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { SecretBox } from '#server/lib/crypto.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { allIds, header } from '#test/fixtures/gmail.js';
@@ -10,7 +9,7 @@ import { type Client, DIALECTS } from '#test/helpers/app.js';
 import type { MessageSpec } from '#test/helpers/google-emulator.js';
 
 // The unsubscribe engine end to end for Gmail: a user signed up with Google on @emulators/google
-// (the product's own OAuth flow, as in oauth-google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
+// (the product's own OAuth flow, as in test/features/oauth/google.int.test.ts), the mailbox scanned, then POST /unsubscribe;
 // observed in the emulator's mailbox through another grant of the same account.
 
 const emu = withGoogleEmulator();
@@ -35,11 +34,8 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
     return { client, email, observer, seeded, byAddress };
   }
 
-  const unsubscribe = async (client: Client, id: string) => {
-    const res = await client.post('/unsubscribe', { subscriptionId: id });
-    expect(res.statusCode).toBe(200);
-    return res.json() as UnsubscribeResult;
-  };
+  const unsubscribe = (client: Client, id: string) =>
+    client.call('POST /unsubscribe', { body: { subscriptionId: id } });
 
   it('blocks a sender with only a List-Id: a TRASH filter for the address, its mail in the trash', async () => {
     const club = (subject: string, n: number): MessageSpec => ({
@@ -88,8 +84,10 @@ describe.each(DIALECTS)('unsubscribing a Gmail mailbox on %s', (dialect) => {
     // Clicking again reports the same and blocks nothing more.
     expect(await unsubscribe(client, id)).toMatchObject({ method: 'block', blockedAndTrashed: true });
     expect(await observer.listFilters()).toHaveLength(1);
-    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
-    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+    const unsubscribed = (
+      await client.call('GET /get-unsubscribe-emails', { query: { category: 'unsubscribed' } })
+    ).data;
+    expect(unsubscribed.map((s) => s.id)).toEqual([id]);
 
     // Keep lifts the block: the filter is deleted at Gmail.
     const kept = await client.post('/keep-subscription', { subscriptionId: id });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click.js';
+import { ONE_CLICK_BODY, oneClickUnsubscribe } from '#server/features/unsubscribe/one-click-request.js';
 import { parseHostList } from '#server/lib/address-policy.js';
 import { certDir, type HttpsSender, startHttpsSender } from '#test/helpers/https-sender.js';
 

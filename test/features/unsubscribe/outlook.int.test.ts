@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import {
   consentWithMicrosoft,
@@ -14,7 +13,7 @@ import { type Client, DIALECTS } from '#test/helpers/app.js';
 import type { FakeMessageInput } from '#test/helpers/graph-fake.js';
 
 // The unsubscribe engine end to end for Outlook: a user signed up with Microsoft on the Graph /
-// identity platform fake (the product's own OAuth flow, as in oauth-outlook.int.test.ts), the mailbox
+// identity platform fake (the product's own OAuth flow, as in test/features/oauth/outlook.int.test.ts), the mailbox
 // scanned, then POST /unsubscribe; observed in the fake's mailbox (rules, folders, recorded sendMail).
 
 const fake = withGraphFake({ redirectUris: [MICROSOFT_CALLBACK] });
@@ -34,11 +33,8 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
     return { client, email, box, byAddress };
   }
 
-  const unsubscribe = async (client: Client, id: string) => {
-    const res = await client.post('/unsubscribe', { subscriptionId: id });
-    expect(res.statusCode).toBe(200);
-    return res.json() as UnsubscribeResult;
-  };
+  const unsubscribe = (client: Client, id: string) =>
+    client.call('POST /unsubscribe', { body: { subscriptionId: id } });
 
   it('blocks a sender with only a List-Id: an Inbox rule for the address, its mail in Deleted Items', async () => {
     const club = { name: 'Club', address: 'club@block.example' };
@@ -74,8 +70,10 @@ describe.each(DIALECTS)('unsubscribing an Outlook mailbox on %s', (dialect) => {
     // Clicking again reports the same and blocks nothing more.
     expect(await unsubscribe(client, id)).toMatchObject({ method: 'block', blockedAndTrashed: true });
     expect(box.rules()).toHaveLength(1);
-    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
-    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+    const unsubscribed = (
+      await client.call('GET /get-unsubscribe-emails', { query: { category: 'unsubscribed' } })
+    ).data;
+    expect(unsubscribed.map((s) => s.id)).toEqual([id]);
 
     // Keep lifts the block: the Inbox rule is deleted at the provider.
     const kept = await client.post('/keep-subscription', { subscriptionId: id });

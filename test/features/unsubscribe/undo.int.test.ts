@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { googleEndpoints, refreshAccessToken } from '#server/mail/gmail/google-oauth.js';
 import type { TrashedMessage } from '#server/mail/provider.js';
 import { newGmailMailbox } from '#test/fixtures/gmail.js';
@@ -49,11 +48,12 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
     for (const [folder, raws] of Object.entries(folders)) {
       for (const raw of raws) await dovecot.deliver(user.email, folder, raw);
     }
+    const category = async (category: 'uncategorized' | 'kept' | 'unsubscribed') =>
+      (await user.client.call('GET /get-unsubscribe-emails', { query: { category } })).data;
     const list = async () => [
-      ...((await user.client.get('/get-unsubscribe-emails')).json().data as Subscription[]),
-      ...((await user.client.get('/get-unsubscribe-emails?category=kept')).json().data as Subscription[]),
-      ...((await user.client.get('/get-unsubscribe-emails?category=unsubscribed')).json()
-        .data as Subscription[]),
+      ...(await category('uncategorized')),
+      ...(await category('kept')),
+      ...(await category('unsubscribed')),
     ];
     const idOf = async (address: string) => (await list()).find((s) => s.address === address)!.id;
     const count = (folder: string) => dovecot.count({ user: user.email, password: user.password }, folder);
@@ -181,21 +181,16 @@ describe.each(DIALECTS)('undo on %s (Dovecot)', (dialect) => {
       oneClick('B', 2),
       news('plain@trash.example', 'C', 1),
     ]);
-    const answer = (
-      await client.post('/unsubscribe', {
-        subscriptionId: await idOf('shop@trash.example'),
-        moveToTrash: true,
-      })
-    ).json() as UnsubscribeResult;
+    const answer = await client.call('POST /unsubscribe', {
+      body: { subscriptionId: await idOf('shop@trash.example'), moveToTrash: true },
+    });
     expect(answer).toMatchObject({ method: 'one-click', oneClickUnsubscribeSuccess: true, movedToTrash: 2 });
     expect(sender.requests.filter((r) => r.path === path)).toHaveLength(1);
     expect(await count('Trash')).toBe(2);
     // Without the option, an unsubscribe leaves the mail where it is.
-    const plain = (
-      await client.post('/unsubscribe', {
-        subscriptionId: await idOf('plain@trash.example'),
-      })
-    ).json() as UnsubscribeResult;
+    const plain = await client.call('POST /unsubscribe', {
+      body: { subscriptionId: await idOf('plain@trash.example') },
+    });
     expect(plain).toMatchObject({ method: 'mailto', oneClickUnsubscribeSuccess: true });
     expect(plain.movedToTrash).toBeUndefined();
     expect(smtp.received).toHaveLength(1);

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { peersForThisFile } from '#test/fixtures/peers.js';
 import { Client, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { startDovecot } from '#test/helpers/dovecot.js';
@@ -27,7 +26,7 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     const user = await yahooUser(dovecot, dialect, messages, { UNSUBSCRIBE_ALLOWED_HOSTS: '127.0.0.1' });
     open.push(user);
     const { t, client, smtp, email, password } = user;
-    const list = (await client.get('/get-unsubscribe-emails')).json().data as Subscription[];
+    const { data: list } = await client.call('GET /get-unsubscribe-emails');
     const byAddress = (address: string) => list.find((s) => s.address === address)!;
     return { t, client, smtp, email, password, byAddress };
   }
@@ -35,8 +34,8 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
   const folderCount = (email: string, password: string, folder: string) =>
     dovecot.count({ user: email, password }, folder);
 
-  const unsubscribe = async (client: Client, id: string) =>
-    (await client.post('/unsubscribe', { subscriptionId: id })).json() as UnsubscribeResult;
+  const unsubscribe = (client: Client, id: string) =>
+    client.call('POST /unsubscribe', { body: { subscriptionId: id } });
 
   it('posts RFC 8058 one-click once, even when clicked twice, and moves the sender to Unsubscribed', async () => {
     const path = `/one-click/${Date.now()}`;
@@ -59,8 +58,10 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ method: 'POST', body: 'List-Unsubscribe=One-Click', cookie: undefined });
     expect(hits[0]!.contentType).toMatch(/^application\/x-www-form-urlencoded/);
-    const unsubscribed = (await client.get('/get-unsubscribe-emails?category=unsubscribed')).json().data;
-    expect(unsubscribed.map((s: Subscription) => s.id)).toEqual([id]);
+    const unsubscribed = (
+      await client.call('GET /get-unsubscribe-emails', { query: { category: 'unsubscribed' } })
+    ).data;
+    expect(unsubscribed.map((s) => s.id)).toEqual([id]);
   });
 
   it('runs a Keep clicked during an unsubscribe after it, with its own answer', async () => {
@@ -85,8 +86,8 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     });
     expect(kept.statusCode).toBe(200);
     expect(kept.json()).toMatchObject({ id, category: 'kept' });
-    const keptList = (await client.get('/get-unsubscribe-emails?category=kept')).json().data;
-    expect(keptList.map((s: Subscription) => s.id)).toEqual([id]);
+    const keptList = (await client.call('GET /get-unsubscribe-emails', { query: { category: 'kept' } })).data;
+    expect(keptList.map((s) => s.id)).toEqual([id]);
   });
 
   it('sends the mailto request from the user’s own mailbox, once', async () => {
@@ -138,9 +139,7 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     });
     // The server never opens the manual page itself.
     expect(sender.requests.filter((r) => r.path === path)).toHaveLength(1);
-    expect(
-      (await client.get('/get-unsubscribe-emails')).json().data.map((s: Subscription) => s.id),
-    ).toContain(id);
+    expect((await client.call('GET /get-unsubscribe-emails')).data.map((s) => s.id)).toContain(id);
     const confirmed = await client.post('/manual-unsubscribe', { subscriptionId: id });
     expect(confirmed.json()).toMatchObject({ id, category: 'unsubscribed' });
   });

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Subscription } from '#contract/api.js';
 import { withDovecot } from '#test/fixtures/peers.js';
 import { Client, createTestApp, DIALECTS, type TestApp, uniqueEmail } from '#test/helpers/app.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -41,7 +40,7 @@ describe.each(DIALECTS)('senders still sending on %s', (dialect) => {
     expect((await client.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
     await t.app.jobs.idle();
     const list = async (category: string) =>
-      (await client.get(`/get-unsubscribe-emails?category=${category}`)).json().data as Subscription[];
+      (await client.call('GET /get-unsubscribe-emails', { query: { category } })).data;
     const idOf = async (address: string) =>
       (await list('uncategorized')).find((s) => s.address === address)!.id;
     /** Confirms a manual unsubscribe, then dates it `n` days back (instead of waiting). */
