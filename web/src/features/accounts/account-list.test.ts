@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { EmailAccount } from '#contract/api.js';
 import {
   filterAccounts,
+  lastCheckText,
+  problemText,
   providerName,
   reconnectUrl,
   removalText,
   screenerText,
   statusBadge,
+  troubledAccounts,
 } from './account-list';
 
 const account = (email: string, provider: EmailAccount['provider'] = 'yahoo'): EmailAccount => ({
@@ -65,5 +68,34 @@ describe('email accounts', () => {
       'Screener off for me@yahoo.com: 1 message went back to the inbox',
     );
     expect(screenerText('me@yahoo.com', false, 0)).toBe('Screener off for me@yahoo.com');
+  });
+});
+
+describe('a mailbox in trouble', () => {
+  const failed: EmailAccount = {
+    ...account('me@yahoo.com'),
+    status: 'error',
+    error: 'Could not reach the mail server at imap.mail.yahoo.com:993.',
+    lastCheckedAt: '2026-11-27T09:30:00.000Z',
+  };
+
+  it('is one whose check failed or whose password was refused', () => {
+    const refused: EmailAccount = { ...account('b@yahoo.com'), status: 'reauth' };
+    expect(troubledAccounts([account('a@yahoo.com'), failed, refused]).map((a) => a.email)).toEqual([
+      'me@yahoo.com',
+      'b@yahoo.com',
+    ]);
+    expect(troubledAccounts(null)).toEqual([]);
+  });
+
+  it("says why in the server's words, and when it last worked", () => {
+    expect(problemText(failed)).toBe(
+      'me@yahoo.com could not be checked: Could not reach the mail server at imap.mail.yahoo.com:993.',
+    );
+    expect(problemText({ ...failed, status: 'reauth', error: null })).toBe(
+      'me@yahoo.com needs you to sign in again.',
+    );
+    expect(lastCheckText(failed.lastCheckedAt, 'en-GB')).toMatch(/^Last good check: 27 Nov 2026, \d\d:30\.$/);
+    expect(lastCheckText(null)).toBe('Never checked successfully yet.');
   });
 });

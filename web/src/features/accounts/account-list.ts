@@ -56,3 +56,24 @@ export function screenerText(email: string, enabled: boolean, restored: number):
   if (restored <= 0) return `Screener off for ${email}`;
   return `Screener off for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
 }
+
+/** Mailboxes that need the user: a check that failed (Retry) or a password refused (Reconnect). */
+export function troubledAccounts(accounts: readonly EmailAccount[] | null): EmailAccount[] {
+  return (accounts ?? []).filter((a) => a.status === 'error' || a.status === 'reauth');
+}
+
+/** Why a mailbox needs the user, in words: the server's reason when there is one. */
+export function problemText(account: Pick<EmailAccount, 'email' | 'status' | 'error'>): string {
+  const lead =
+    account.status === 'reauth'
+      ? `${account.email} needs you to sign in again`
+      : `${account.email} could not be checked`;
+  return account.error ? `${lead}: ${account.error}` : `${lead}.`;
+}
+
+/** "Last good check: 28 Nov 2026, 10:40" in the reader's zone; "Never checked successfully yet." */
+export function lastCheckText(lastCheckedAt: string | null, locale?: string): string {
+  if (!lastCheckedAt) return 'Never checked successfully yet.';
+  const when = new Date(lastCheckedAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return `Last good check: ${when}.`;
+}

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { EmailAccount } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
@@ -17,12 +17,12 @@ import { messageOf, wasAlerted } from '../../lib/api-client';
 import {
   filterAccounts,
   providerName,
-  reconnectUrl,
   removalText,
   SCREENER_HINT,
   screenerText,
   statusBadge,
 } from './account-list';
+import { AccountProblem, ProblemAction } from './account-problem';
 import { useRemoveEmailAccount } from './api/delete-email-account';
 import { useEmailAccounts } from './api/email-accounts';
 import { useSetScreener } from './api/screener';
@@ -109,7 +109,6 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
   const screenerId = useId();
   const hintId = useId();
   const badge = statusBadge(account.status);
-  const reconnect = reconnectUrl(account);
   const screener = useSetScreener();
   const toasts = useToasts();
 
@@ -138,6 +137,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
             </Badge>
           )}
         </div>
+        {(account.status === 'reauth' || account.status === 'error') && <AccountProblem account={account} />}
         <Form.Check
           type="switch"
           role="switch"
@@ -157,17 +157,8 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
           {SCREENER_HINT}
         </div>
       </div>
-      <div className="d-flex gap-2">
-        {account.status === 'reauth' &&
-          (reconnect.startsWith(SCREENS.addMailbox) ? (
-            <Link to={reconnect} className="btn btn-sm btn-outline-primary" aria-describedby={emailId}>
-              Reconnect
-            </Link>
-          ) : (
-            <a href={reconnect} className="btn btn-sm btn-outline-primary" aria-describedby={emailId}>
-              Reconnect
-            </a>
-          ))}
+      <div className="d-flex flex-wrap gap-2">
+        {(account.status === 'reauth' || account.status === 'error') && <ProblemAction account={account} />}
         <Button variant="outline-danger" size="sm" onClick={onRemove} aria-describedby={emailId}>
           Remove
         </Button>

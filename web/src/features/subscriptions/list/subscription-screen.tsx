@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePublicConfig } from '../../../lib/public-config';
-import { useEmailAccounts } from '../../accounts';
+import { loadMailboxProblems, useEmailAccounts } from '../../accounts';
 import { useOrganise } from '../actions/use-organise';
 import { useSubscriptionActions } from '../actions/use-subscription-actions';
 import { useLiveScan } from '../api/live-scan';
@@ -25,6 +25,7 @@ import { SubscriptionTable } from './subscription-table';
 import { useListRows } from './use-list-rows';
 
 // The offer to select every matching sender comes with the bulk bar, with the first selection.
+const MailboxProblems = lazy(loadMailboxProblems);
 const SelectAllMatching = lazy(() => loadBulkPanel().then((m) => ({ default: m.SelectAllMatching })));
 
 /** The search is sent to the server once typing pauses this long (the rows on screen filter at once). */
@@ -130,6 +131,12 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
         trash={category !== 'unsubscribed' ? trash : null}
         grouped={{ checked: grouped, onChange: setGrouped }}
       />
+      {/* A mailbox whose check failed says why, with its way out (loaded only when one has). */}
+      {accounts?.some((a) => a.status === 'error' || a.status === 'reauth') && (
+        <Suspense fallback={null}>
+          <MailboxProblems accounts={accounts} />
+        </Suspense>
+      )}
       {bulk.progress}
       {selected.size > 0 && (
         <Suspense fallback={null}>
