@@ -149,9 +149,11 @@ export const blockingBodySchema = z
   .transform((b) => ({
     subscriptionId: (b.subscriptionId ?? b.messageId) as string,
     confirmBlock: b.confirmBlock === true,
-    // POST /unsubscribe only: also move the sender's existing mail to the trash once unsubscribed (off
-    // by default; a block always does).
-    moveToTrash: b.moveToTrash === true,
+    // POST /unsubscribe only, the list's "Also move existing mail to Trash": true, the sender's existing
+    // mail goes to the trash whichever way out worked; false, it stays where it is, also when the last way
+    // out is a block (future mail only); absent, the spec's default: only a block moves it
+    // (docs/decisions/100-mail-moves-only-when-asked.md).
+    moveToTrash: b.moveToTrash,
   }));
 export type BlockingBody = z.input<typeof blockingBodySchema>;
 

@@ -59,7 +59,7 @@ export interface BulkActionsTable {
   id: string;
   user_id: string;
   action: 'unsubscribe' | 'keep' | 'block';
-  /** Unsubscribe only: also move each sender's mail to the trash. */
+  /** Unsubscribe only: 1 also move each sender's mail to the trash, -1 never, 0 the spec's default (features/bulk). */
   move_to_trash: Generated<number>;
   total: number;
   created_at: number;

@@ -6,8 +6,11 @@ export interface Bulk {
   id: string;
   userId: string;
   action: BulkAction;
-  /** Unsubscribe only: also move each sender's mail to the trash. */
-  moveToTrash: boolean;
+  /**
+   * Unsubscribe only, as POST /unsubscribe takes it: true, also move each sender's mail to the trash; false,
+   * never (a block takes new mail only); undefined, the spec's default (only a block moves it).
+   */
+  moveToTrash?: boolean;
   total: number;
   /** When the last item was done; null while items are left. */
   finishedAt: number | null;

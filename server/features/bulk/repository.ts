@@ -39,11 +39,17 @@ function toBulk(row: {
     id: row.id,
     userId: row.user_id,
     action: row.action,
-    moveToTrash: row.move_to_trash === 1,
+    moveToTrash: TRASH_CHOICE[row.move_to_trash as keyof typeof TRASH_CHOICE],
     total: Number(row.total),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
   };
 }
+
+/**
+ * bulk_actions.move_to_trash: 1 also trash, -1 never trash, 0 the spec's default (absent; rows from before
+ * the choice had three values read the same way they ran).
+ */
+const TRASH_CHOICE = { 1: true, [-1]: false, 0: undefined } as const;
 
 export function createBulkRepository(db: Db) {
   return {
@@ -52,7 +58,7 @@ export function createBulkRepository(db: Db) {
      * unfinished one (the partial unique index decides, so two POSTs at once cannot both start one).
      */
     async create(
-      bulk: { id: string; userId: string; action: BulkAction; moveToTrash: boolean; ids: string[] },
+      bulk: { id: string; userId: string; action: BulkAction; moveToTrash?: boolean; ids: string[] },
       at: number,
     ): Promise<{ created: true } | { created: false; running: string | null }> {
       return db.transaction().execute(async (trx) => {
@@ -62,7 +68,7 @@ export function createBulkRepository(db: Db) {
             id: bulk.id,
             user_id: bulk.userId,
             action: bulk.action,
-            move_to_trash: bulk.moveToTrash ? 1 : 0,
+            move_to_trash: bulk.moveToTrash === true ? 1 : bulk.moveToTrash === false ? -1 : 0,
             total: bulk.ids.length,
             created_at: at,
             finished_at: null,

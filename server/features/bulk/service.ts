@@ -111,8 +111,8 @@ export function createBulkService(deps: BulkDeps) {
   async function runItem(item: {
     userId: string;
     action: BulkAction;
-    /** Unsubscribe only: also move the sender's mail to the trash. */
-    moveToTrash: boolean;
+    /** Unsubscribe only: as POST /unsubscribe's moveToTrash (bulk.ts). */
+    moveToTrash?: boolean;
     subscriptionId: string;
     /** The sender is the user's subscription (else the item is not found, and nothing is called). */
     owned: boolean;
@@ -160,8 +160,8 @@ export function createBulkService(deps: BulkDeps) {
           id: bulkId,
           userId,
           action: body.action,
-          // Only an unsubscribe moves mail on request; a block always does.
-          moveToTrash: body.action === 'unsubscribe' && body.moveToTrash === true,
+          // Only an unsubscribe takes the choice; a block always moves the mail.
+          moveToTrash: body.action === 'unsubscribe' ? body.moveToTrash : undefined,
           ids,
         },
         now(),

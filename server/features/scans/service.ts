@@ -43,15 +43,20 @@ export function createScansService({
   const { scans: repo, mailboxes } = repos;
 
   /**
-   * New mail from a blocked sender goes to the trash at this check, unless the user kept the sender (Keep
-   * lifts the block) while the check ran. Each move is recorded like the block's own, so that undoing the
-   * block brings this mail back too.
+   * The mail of blocked senders this run found goes to the trash, unless the user kept the sender (Keep
+   * lifts the block) while the run went on. Only that mail: a block made without moving the sender's
+   * existing mail, or mail the user took back out of the trash, stays where it is. Each move is recorded
+   * like the block's own, so that undoing the block brings this mail back too.
    */
-  async function trashBlocked(provider: MailProvider, mailboxId: string, seen: ReadonlySet<string>) {
+  async function trashBlocked(
+    provider: MailProvider,
+    mailboxId: string,
+    seen: ReadonlyMap<string, FoundMessage[]>,
+  ) {
     const stillBlocked = await repo.ownBlockedAddresses(mailboxId);
-    for (const address of seen) {
+    for (const [address, found] of seen) {
       if (!stillBlocked.has(address)) continue;
-      await provider.moveToTrash({ from: address }, (items) =>
+      await provider.moveMessages(found, { kind: 'trash' }, (items) =>
         mailboxes.recordTrashed(mailboxId, address, items, now()),
       );
     }
@@ -78,7 +83,7 @@ export function createScansService({
         const fromCache = new Map<string, Sender | null>();
         // Our own block rules (providers without server-side filters): senders blocked in this mailbox.
         const blocked = await repo.ownBlockedAddresses(mailboxId);
-        const blockedSeen = new Set<string>();
+        const blockedSeen = new Map<string, FoundMessage[]>();
         // The check's new mail by sender, where it arrived (rules and the Screener act on these senders).
         const newMail = new Map<string, FoundMessage[]>();
         // The adapter fetches the next batch while this one commits (the mail server and the database
@@ -101,7 +106,11 @@ export function createScansService({
           live.emitToUser(userId, 'scan-progress', batch.progress);
           for (const m of batch.messages) {
             const address = fromCache.get(m.fields.from ?? '')?.address;
-            if (address && blocked.has(address)) blockedSeen.add(address);
+            if (address && blocked.has(address)) {
+              const found = blockedSeen.get(address) ?? [];
+              found.push({ id: m.id, folder: m.folder, date: m.date });
+              blockedSeen.set(address, found);
+            }
             if (address && isCheck) {
               const found = newMail.get(address) ?? [];
               found.push({ id: m.id, folder: m.folder, date: m.date });

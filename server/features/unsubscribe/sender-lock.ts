@@ -25,6 +25,8 @@ export type Operation =
   | 'unsubscribe-confirmed'
   | 'unsubscribe-trash'
   | 'unsubscribe-confirmed-trash'
+  | 'unsubscribe-keep-mail'
+  | 'unsubscribe-confirmed-keep-mail'
   | 'block'
   | 'block-confirmed'
   | 'keep'

@@ -55,14 +55,20 @@ export interface BlockOptions {
 }
 
 export interface UnsubscribeOptions extends BlockOptions {
-  /** Once the sender is unsubscribed (one-click or mailto), also move its existing mail to the trash. */
+  /**
+   * true: once the sender is unsubscribed, whichever way, also move its existing mail to the trash.
+   * false: never move its existing mail, also when the way out is a block (future mail only).
+   * undefined: the spec's default, only a block moves it.
+   */
   moveToTrash?: boolean;
 }
 
 /** The sender-lock operation of an unsubscribe: runs asked with different options do not share answers. */
 function unsubscribeOperation({ confirmBlock, moveToTrash }: UnsubscribeOptions): Operation {
-  if (confirmBlock) return moveToTrash ? 'unsubscribe-confirmed-trash' : 'unsubscribe-confirmed';
-  return moveToTrash ? 'unsubscribe-trash' : 'unsubscribe';
+  if (moveToTrash === true) return confirmBlock ? 'unsubscribe-confirmed-trash' : 'unsubscribe-trash';
+  if (moveToTrash === false)
+    return confirmBlock ? 'unsubscribe-confirmed-keep-mail' : 'unsubscribe-keep-mail';
+  return confirmBlock ? 'unsubscribe-confirmed' : 'unsubscribe';
 }
 
 export function createUnsubscribeService(deps: UnsubscribeDeps) {
@@ -120,9 +126,15 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         async (sender) => {
           const answer = await withTrialAllowance(
             { reserve, userId, sender, moved: movedToUnsubscribed, log },
-            () => unsubscribeSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
+            () =>
+              unsubscribeSender(ctx, {
+                userId,
+                sender,
+                confirmBlock: options.confirmBlock,
+                trashOnBlock: options.moveToTrash !== false,
+              }),
           );
-          return options.moveToTrash ? trashAfterUnsubscribe(ctx, sender, answer) : answer;
+          return options.moveToTrash === true ? trashAfterUnsubscribe(ctx, sender, answer) : answer;
         },
       );
       await deps.organise?.senderDecided(userId, subscriptionId);

@@ -218,6 +218,43 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     expect(await folderCount(email, password, 'INBOX')).toBe(0);
   });
 
+  it('blocks a sender without a link for new mail only when "Also move existing mail to Trash" is off', async () => {
+    const list = (subject: string, n: number) =>
+      rawMessage({
+        from: 'Club <club@keep.example>',
+        subject,
+        date: daysAgo(n),
+        listId: '<club.keep.example>',
+      });
+    const personal = rawMessage({ from: 'Club <club@keep.example>', subject: 'A note', date: daysAgo(1) });
+    const { t, client, email, password, byAddress } = await connected([
+      list('One', 3),
+      list('Two', 2),
+      personal,
+    ]);
+    const id = byAddress('club@keep.example').id;
+    // Mail without list headers would need a yes only if it were moved: nothing is asked, nothing moves.
+    const answer = await client.call('POST /unsubscribe', {
+      body: { subscriptionId: id, moveToTrash: false },
+    });
+    expect(answer).toMatchObject({ method: 'block', blockedAndTrashed: true, movedToTrash: 0 });
+    expect([
+      await folderCount(email, password, 'INBOX'),
+      await folderCount(email, password, 'Trash'),
+    ]).toEqual([3, 0]);
+
+    // The block still takes what comes next.
+    await dovecot.deliver(email, 'INBOX', list('Three', 0));
+    const scheduler = t.app.startScheduler();
+    try {
+      await expect.poll(() => folderCount(email, password, 'Trash'), { timeout: 15_000 }).toBe(1);
+    } finally {
+      scheduler.stop();
+    }
+    await t.app.jobs.idle();
+    expect(await folderCount(email, password, 'INBOX')).toBe(3);
+  });
+
   it('refuses another user’s subscription', async () => {
     const { t, byAddress } = await connected([
       rawMessage({ from: 'a@mine.example', subject: 'x', date: daysAgo(1), listId: '<mine.example>' }),

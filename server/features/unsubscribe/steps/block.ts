@@ -11,6 +11,8 @@ export interface BlockInput {
   sender: Sender;
   /** The user saw how many messages without list headers the block trashes, and agreed. */
   confirmBlock?: boolean;
+  /** Also move the sender's existing mail to the trash (true unless the user said to leave it). */
+  trash?: boolean;
 }
 
 /**
@@ -20,11 +22,12 @@ export interface BlockInput {
  */
 export async function blockSender(
   ctx: UnsubscribeContext,
-  { userId, sender, confirmBlock }: BlockInput,
+  { userId, sender, confirmBlock, trash = true }: BlockInput,
 ): Promise<UnsubscribeResult> {
   const total = sender.messageCount;
   const unlisted = Math.max(0, total - sender.listMessageCount);
-  if (unlisted > 0 && !confirmBlock) {
+  // Only moving existing mail needs the user's yes for mail without list headers; the filter takes new mail.
+  if (trash && unlisted > 0 && !confirmBlock) {
     throw new ConflictError(unlistedBlockMessage(sender.address, unlisted, total), {
       confirmBlock: true,
       unlistedMessages: unlisted,
@@ -44,10 +47,10 @@ export async function blockSender(
       const rule = await provider.createBlockRule(sender.address);
       // Recorded before the move, so Keep can lift the rule even if moving the mail fails.
       await ctx.repo.addBlockRule(sender.mailbox.id, sender.address, rule?.ref ?? null, ctx.now());
-      const moved = await moveSenderMailToTrash(ctx, sender, provider);
+      const moved = trash ? await moveSenderMailToTrash(ctx, sender, provider) : 0;
       await ctx.repo.settle(receipt, {
         ok: true,
-        detail: `${moved} moved to trash; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
+        detail: `${trash ? `${moved} moved to trash` : 'existing mail left where it is'}; ${rule ? `provider rule ${rule.ref}` : 'rule applied at every check'}`,
       });
       await ctx.repo.markUnsubscribed(sender.id, ctx.now());
       return unsubscribeAnswer(sender, 'block', { blockedAndTrashed: true, movedToTrash: moved });

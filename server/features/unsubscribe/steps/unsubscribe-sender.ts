@@ -14,6 +14,8 @@ export interface UnsubscribeSenderInput {
   sender: Sender;
   /** The user agreed that a block (the last way out) trashes mail without list headers too. */
   confirmBlock?: boolean;
+  /** A block, when it is the way out, also moves the sender's existing mail to the trash (the spec's default). */
+  trashOnBlock?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface UnsubscribeSenderInput {
  */
 export async function unsubscribeSender(
   ctx: UnsubscribeContext,
-  { userId, sender, confirmBlock }: UnsubscribeSenderInput,
+  { userId, sender, confirmBlock, trashOnBlock = true }: UnsubscribeSenderInput,
 ): Promise<UnsubscribeResult> {
   const done = await answerFromReceipts(ctx, sender);
   if (done) return done;
@@ -50,5 +52,5 @@ export async function unsubscribeSender(
   // Only web pages left: the user opens one, the server never requests them.
   if (http.length > 0) return manualAnswer(sender);
   // No usable link at all.
-  return blockSender(ctx, { userId, sender, confirmBlock });
+  return blockSender(ctx, { userId, sender, confirmBlock, trash: trashOnBlock });
 }

@@ -41,6 +41,10 @@ describe('what an action did, in words', () => {
     expect(unsubscribedText(shop, result({ method: 'block', blockedAndTrashed: true }))).toBe(
       'Blocked Shop Alpha and moved its mail to Trash',
     );
+    // "Also move existing mail to Trash" unchecked: the block takes new mail only.
+    expect(
+      unsubscribedText(shop, result({ method: 'block', blockedAndTrashed: true, movedToTrash: 0 })),
+    ).toBe('Blocked Shop Alpha; no mail was moved to Trash');
     // The flow goes on (a page to open): no note yet.
     expect(unsubscribedText(shop, result({ method: 'manual', manualUnsubscribe: true }))).toBeNull();
   });

@@ -19,7 +19,8 @@ function trashed(count: number | undefined): string {
 export function unsubscribedText(item: Subscription, result: UnsubscribeResult): string | null {
   const name = senderName(item);
   if (result.blockedAndTrashed) {
-    // No usable link: the sender was blocked instead.
+    // No usable link: the sender was blocked instead (its mail already there moves only when asked).
+    if (result.movedToTrash === 0) return `Blocked ${name}; no mail was moved to Trash`;
     return `Blocked ${name}${trashed(result.movedToTrash) || ' and moved its mail to Trash'}`;
   }
   if (!result.oneClickUnsubscribeSuccess) return null;

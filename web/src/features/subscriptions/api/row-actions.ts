@@ -34,7 +34,8 @@ export const unsubscribe = (subscriptionId: string, { confirmBlock, moveToTrash 
     {
       ...ref(subscriptionId),
       ...(confirmBlock ? { confirmBlock } : {}),
-      ...(moveToTrash ? { moveToTrash } : {}),
+      // Always said, either way: without it the server takes the spec's default (a block trashes the mail).
+      ...(moveToTrash === undefined ? {} : { moveToTrash }),
     },
     unsubscribeResultSchema,
   );

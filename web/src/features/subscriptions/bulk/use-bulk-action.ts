@@ -135,7 +135,8 @@ export function useBulkAction(category: SubscriptionCategory) {
       const { bulkId: id } = await startBulkAction({
         action,
         subscriptionIds: items.map((item) => item.id),
-        ...(action === 'unsubscribe' && moveToTrash ? { moveToTrash } : {}),
+        // Said either way: without it a block (the last way out) would trash the mail (the spec's default).
+        ...(action === 'unsubscribe' ? { moveToTrash } : {}),
       });
       if (runRef.current === started) update({ ...started, bulkId: id });
     } catch (error) {
