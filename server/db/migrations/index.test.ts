@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { FORMER_NAMES, migrateToLatest, migrations } from './index.js';
+import { FORMER_NAMES, migrateToLatest, migrations, otherSchemaVanished } from './index.js';
 
 function memoryDb(): Kysely<unknown> {
   return new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
@@ -41,5 +41,17 @@ describe('migrations', () => {
     const names = Object.keys(migrations);
     expect(names).toEqual([...names].sort());
     for (const name of names) expect(name).toMatch(/^\d{4}_[a-z_]+$/);
+  });
+});
+
+describe('a schema dropped by someone else while the migrator looks', () => {
+  const vanished = (schema: string) =>
+    Object.assign(new Error(`schema "${schema}" does not exist`), { code: '3F000' });
+
+  it("is looked past when it is another schema, never when it is the database's own", () => {
+    expect(otherSchemaVanished(vanished('t_other'), 't_mine')).toBe(true);
+    expect(otherSchemaVanished(vanished('t_mine'), 't_mine')).toBe(false);
+    expect(otherSchemaVanished(new Error('relation "x" does not exist'), 't_mine')).toBe(false);
+    expect(otherSchemaVanished(undefined, 't_mine')).toBe(false);
   });
 });
