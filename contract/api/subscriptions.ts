@@ -28,7 +28,7 @@ export const subscriptionSchema = z.object({
   blockLifted: z.boolean().optional(),
   /** Answer of POST /block-subscription: messages moved to the trash by the block. */
   movedToTrash: z.number().optional(),
-  /** Answer of POST /unblock-subscription: messages the block had trashed that were moved back. */
+  /** Answer of POST /unblock-subscription (and of a Keep with restoreFromTrash): messages the block had trashed that were moved back. */
   restoredFromTrash: z.number().optional(),
   /**
    * Share (0 to 1) of the sender's scanned messages the user has read (IMAP \Seen, Gmail without UNREAD,
@@ -132,6 +132,19 @@ export const subscriptionRefBodySchema = z
   .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
   .transform((b) => ({ subscriptionId: (b.subscriptionId ?? b.messageId) as string }));
 export type SubscriptionRefBody = z.input<typeof subscriptionRefBodySchema>;
+
+/**
+ * POST /keep-subscription. `restoreFromTrash`: a blocked sender's block is lifted and the mail the block put
+ * in the trash goes back where it was, as the undo of Block does (the answer's `restoredFromTrash`).
+ */
+export const keepBodySchema = z
+  .object({ ...subscriptionIdFields, restoreFromTrash: z.boolean().optional() })
+  .refine((b) => b.subscriptionId ?? b.messageId, { message: 'subscriptionId is required.' })
+  .transform((b) => ({
+    subscriptionId: (b.subscriptionId ?? b.messageId) as string,
+    restoreFromTrash: b.restoreFromTrash === true,
+  }));
+export type KeepBody = z.input<typeof keepBodySchema>;
 
 /**
  * POST /unsubscribe and POST /block-subscription. `confirmBlock`: the user agreed, after a 409

@@ -30,6 +30,7 @@ export type Operation =
   | 'block'
   | 'block-confirmed'
   | 'keep'
+  | 'keep-restore'
   | 'review'
   | 'unblock';
 

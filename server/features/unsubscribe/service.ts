@@ -161,10 +161,22 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       return { ...item, movedToTrash: answer.movedToTrash ?? 0 };
     },
 
-    /** POST /keep-subscription: the sender moves to Kept, and a block on it is lifted (steps/lift-block.ts). */
-    async keep(userId: string, subscriptionId: string): Promise<Subscription> {
-      return runOnOwnSender('keep', userId, subscriptionId, async (sender) => {
-        const lifted = await liftBlockForKeep(ctx, { userId, sender });
+    /**
+     * POST /keep-subscription: the sender moves to Kept, and a block on it is lifted (steps/lift-block.ts);
+     * `restoreFromTrash`: with the mail the block trashed moved back, as the undo of Block does.
+     */
+    async keep(
+      userId: string,
+      subscriptionId: string,
+      { restoreFromTrash = false }: { restoreFromTrash?: boolean } = {},
+    ): Promise<Subscription> {
+      const op = restoreFromTrash ? 'keep-restore' : 'keep';
+      return runOnOwnSender(op, userId, subscriptionId, async (sender) => {
+        let restoredFromTrash: number | undefined;
+        if (restoreFromTrash && (await ctx.repo.blockRule(sender.mailbox.id, sender.address))) {
+          restoredFromTrash = (await undoBlock(ctx, { userId, sender })).restoredFromTrash ?? 0;
+        }
+        const lifted = restoredFromTrash !== undefined || (await liftBlockForKeep(ctx, { userId, sender }));
         // A screened sender's mail comes back to the inbox (first: a mailbox that refuses leaves the
         // sender as it was, for the user to try again).
         const restored = (await deps.organise?.releaseScreened(userId, sender.id)) ?? 0;
@@ -172,6 +184,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         return {
           ...item,
           ...(lifted ? { blockLifted: true } : {}),
+          ...(restoredFromTrash !== undefined ? { restoredFromTrash } : {}),
           ...(restored > 0 ? { restoredFromScreener: restored } : {}),
         };
       });

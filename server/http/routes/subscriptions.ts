@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   blockingBodySchema,
+  keepBodySchema,
   subscriptionListResponseSchema,
   subscriptionMessagesParamsSchema,
   subscriptionMessagesResponseSchema,
@@ -59,8 +60,11 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
 
   app.post(
     API.keepSubscription,
-    { preHandler: userRateLimit, schema: { body: subscriptionRefBodySchema, response: updated } },
-    async (request) => unsubscribe.keep(request.user.userId, request.body.subscriptionId),
+    { preHandler: userRateLimit, schema: { body: keepBodySchema, response: updated } },
+    async (request) =>
+      unsubscribe.keep(request.user.userId, request.body.subscriptionId, {
+        restoreFromTrash: request.body.restoreFromTrash,
+      }),
   );
 
   app.post(

@@ -255,6 +255,34 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     expect(await folderCount(email, password, 'INBOX')).toBe(3);
   });
 
+  it('keeps a blocked sender and, asked to, puts back the mail the block moved to Trash', async () => {
+    const list = (from: string, subject: string, n: number) =>
+      rawMessage({ from, subject, date: daysAgo(n), listId: `<${from.split('@')[1]}>` });
+    const { client, email, password, byAddress } = await connected([
+      list('back@block.example', 'One', 3),
+      list('back@block.example', 'Two', 2),
+      list('stays@block.example', 'Three', 1),
+    ]);
+    for (const address of ['back@block.example', 'stays@block.example']) {
+      await unsubscribe(client, byAddress(address).id);
+    }
+    expect(await folderCount(email, password, 'Trash')).toBe(3);
+
+    const back = await client.call('POST /keep-subscription', {
+      body: { subscriptionId: byAddress('back@block.example').id, restoreFromTrash: true },
+    });
+    expect(back).toMatchObject({ category: 'kept', blockLifted: true, restoredFromTrash: 2 });
+    const stays = await client.call('POST /keep-subscription', {
+      body: { subscriptionId: byAddress('stays@block.example').id },
+    });
+    expect(stays).toMatchObject({ category: 'kept', blockLifted: true });
+    expect(stays.restoredFromTrash).toBeUndefined();
+    expect([
+      await folderCount(email, password, 'INBOX'),
+      await folderCount(email, password, 'Trash'),
+    ]).toEqual([2, 1]);
+  });
+
   it('refuses another user’s subscription', async () => {
     const { t, byAddress } = await connected([
       rawMessage({ from: 'a@mine.example', subject: 'x', date: daysAgo(1), listId: '<mine.example>' }),
