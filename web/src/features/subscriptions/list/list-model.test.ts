@@ -142,18 +142,19 @@ describe('row and heading texts', () => {
   });
 });
 
-describe('mailboxes', () => {
-  const account = (email: string, status: EmailAccount['status'], lastScannedAt: string | null = null) =>
-    ({
-      email,
-      provider: 'yahoo',
-      status,
-      lastScannedAt,
-      error: null,
-      lastCheckedAt: lastScannedAt,
-      screener: false,
-    }) satisfies EmailAccount;
+/** A mailbox of the user as GET /get-email-accounts answers it. */
+const account = (email: string, status: EmailAccount['status'], lastScannedAt: string | null = null) =>
+  ({
+    email,
+    provider: 'yahoo',
+    status,
+    lastScannedAt,
+    error: null,
+    lastCheckedAt: lastScannedAt,
+    screener: false,
+  }) satisfies EmailAccount;
 
+describe('mailboxes', () => {
   it('names the mailbox of each row only when there are several', () => {
     expect(showsAccounts(all, [account('me@example.com', 'active')])).toBe(false);
     expect(showsAccounts(all, [account('me@example.com', 'active'), account('you@x.com', 'active')])).toBe(
@@ -172,16 +173,6 @@ describe('mailboxes', () => {
 });
 
 describe('scanRunning', () => {
-  const account = (email: string, status: EmailAccount['status'], lastScannedAt: string | null = null) =>
-    ({
-      email,
-      provider: 'yahoo',
-      status,
-      lastScannedAt,
-      error: null,
-      lastCheckedAt: lastScannedAt,
-      screener: false,
-    }) satisfies EmailAccount;
   const scanning = [account('a@b.c', 'scanning', '2024-01-01T00:00:00Z')];
   const idle = [account('a@b.c', 'active', '2024-01-01T00:00:00Z')];
 
