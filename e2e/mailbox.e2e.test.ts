@@ -116,7 +116,7 @@ describe('connecting a mailbox in the browser', () => {
     await page.waitForURL('**/genie/kept');
     await row(page, 'club@runners.example').getByText('1 Message', { exact: true }).waitFor();
     await expect(page.getByRole('button', { name: /^Keep / }).count()).resolves.toBe(0);
-    await page.getByText('Subscriptions Kept').waitFor();
+    await page.getByText('1 Subscription Kept').waitFor();
     await screenshot(page, 'kept-1280');
 
     await page.goto(`${product.url}/genie/accounts`);

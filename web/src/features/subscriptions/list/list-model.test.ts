@@ -123,6 +123,9 @@ describe('row and heading texts', () => {
 
   it('puts the count before the caption', () => {
     expect(countCaption(3, 'Subscriptions Left to Review')).toBe('3 Subscriptions Left to Review');
+    expect(countCaption(1, 'Subscriptions Left to Review')).toBe('1 Subscription Left to Review');
+    expect(countCaption(1, 'Subscriptions Unsubscribed From')).toBe('1 Subscription Unsubscribed From');
+    expect(countCaption(0, 'Subscriptions Kept')).toBe('0 Subscriptions Kept');
   });
 
   it('shows scan progress', () => {

@@ -71,9 +71,9 @@ export function messageCountLabel(count: number): string {
   return `${count} ${count === 1 ? 'Message' : 'Messages'}`;
 }
 
-/** '3 Subscriptions Left to Review'. */
+/** '3 Subscriptions Left to Review'; '1 Subscription Left to Review'. */
 export function countCaption(count: number, caption: string): string {
-  return `${count} ${caption}`;
+  return `${count} ${count === 1 ? caption.replace(/^Subscriptions\b/, 'Subscription') : caption}`;
 }
 
 /** The domain of a sender address (what the logo is looked up by), lower case; '' when there is none. */
