@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { EmailAccount } from '#contract/api.js';
 import { usePublicConfig } from '../../../lib/public-config';
 import { loadMailboxProblems, useEmailAccounts } from '../../accounts';
 import { useOrganise } from '../actions/use-organise';
@@ -63,6 +64,12 @@ function useLogoBaseUrl() {
 }
 
 /** The user's mailboxes as the list needs them, and whether one is being scanned (with its progress). */
+/** The list's "Also move existing mail to Trash" box (off until the user ticks it). */
+function useTrashOption() {
+  const [checked, onChange] = useState(false);
+  return { checked, onChange };
+}
+
 function useMailboxes() {
   const { accounts, failed, retry, updatedAt } = useEmailAccounts();
   const liveScan = useLiveScan();
@@ -94,8 +101,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
   const actions = useSubscriptionActions(category);
   const rows = useListRows(category, { order, query, q, grouped }, actions.askReauth);
   const { list, loaded, failed, loadedItems, visible, total, matching } = rows;
-  const [moveToTrash, setMoveToTrash] = useState(false);
-  const trash = { checked: moveToTrash, onChange: setMoveToTrash };
+  const trash = useTrashOption();
   const { organise, dialog: organiseDialog } = useOrganise();
   const showAccount = showsAccounts(loadedItems, accounts);
   const logoBaseUrl = useLogoBaseUrl();
@@ -131,12 +137,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
         trash={category !== 'unsubscribed' ? trash : null}
         grouped={{ checked: grouped, onChange: setGrouped }}
       />
-      {/* A mailbox whose check failed says why, with its way out (loaded only when one has). */}
-      {accounts?.some((a) => a.status === 'error' || a.status === 'reauth') && (
-        <Suspense fallback={null}>
-          <MailboxProblems accounts={accounts} />
-        </Suspense>
-      )}
+      <TroubleBanner accounts={accounts} />
       {bulk.progress}
       {selected.size > 0 && (
         <Suspense fallback={null}>
@@ -161,7 +162,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
           selected={selected}
           onSelect={select}
           actions={actions}
-          moveToTrash={moveToTrash}
+          moveToTrash={trash.checked}
           onOrganise={organise}
           run={bulk.run}
           onBulk={bulk.startOn}
@@ -180,7 +181,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
         showAccount={showAccount}
         category={category}
         actions={actions}
-        moveToTrash={moveToTrash}
+        moveToTrash={trash.checked}
         onOrganise={organise}
       />
       {empty && !grouped && <div className="mt-3">{empty}</div>}
@@ -188,5 +189,15 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
       {actions.dialogs}
       {organiseDialog}
     </section>
+  );
+}
+
+/** A mailbox whose check failed says why, with its way out; loaded only when one has. */
+function TroubleBanner({ accounts }: { accounts: EmailAccount[] | null }) {
+  if (!accounts?.some((a) => a.status === 'error' || a.status === 'reauth')) return null;
+  return (
+    <Suspense fallback={null}>
+      <MailboxProblems accounts={accounts} />
+    </Suspense>
   );
 }
