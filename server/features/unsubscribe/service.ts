@@ -11,7 +11,7 @@ import type { Sender } from './sender.js';
 import { createSenderLock, type Operation } from './sender-lock.js';
 import { blockSender } from './steps/block.js';
 import { recordManualUnsubscribe } from './steps/confirm-manual.js';
-import { liftBlockForKeep, undoBlock } from './steps/lift-block.js';
+import { liftBlockForKeep, restoreTrashedAfterKeep, undoBlock } from './steps/lift-block.js';
 import { trashAfterUnsubscribe } from './steps/trash.js';
 import { unsubscribeSender } from './steps/unsubscribe-sender.js';
 import { type ReserveUnsubscribe, unlimited, withTrialAllowance } from './trial-allowance.js';
@@ -172,11 +172,17 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     ): Promise<Subscription> {
       const op = restoreFromTrash ? 'keep-restore' : 'keep';
       return runOnOwnSender(op, userId, subscriptionId, async (sender) => {
+        // Asked with the Keep (the block still on: lifted and undone at once), or after a Keep that lifted
+        // it (the block's moves are still known).
         let restoredFromTrash: number | undefined;
+        let lifted = false;
         if (restoreFromTrash && (await ctx.repo.blockRule(sender.mailbox.id, sender.address))) {
           restoredFromTrash = (await undoBlock(ctx, { userId, sender })).restoredFromTrash ?? 0;
+          lifted = true;
+        } else {
+          lifted = await liftBlockForKeep(ctx, { userId, sender });
+          if (restoreFromTrash) restoredFromTrash = await restoreTrashedAfterKeep(ctx, { userId, sender });
         }
-        const lifted = restoredFromTrash !== undefined || (await liftBlockForKeep(ctx, { userId, sender }));
         // A screened sender's mail comes back to the inbox (first: a mailbox that refuses leaves the
         // sender as it was, for the user to try again).
         const restored = (await deps.organise?.releaseScreened(userId, sender.id)) ?? 0;

@@ -253,7 +253,7 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     ]).toEqual([3, 1]);
   });
 
-  it('keeps a blocked sender and, asked to, puts back the mail the block moved to Trash', async () => {
+  it('keeps a blocked sender and, asked to with the Keep or after it, puts back the mail the block moved to Trash', async () => {
     const list = (from: string, subject: string, n: number) =>
       rawMessage({ from, subject, date: daysAgo(n), listId: `<${from.split('@')[1]}>` });
     const { client, email, password, byAddress } = await connected([
@@ -275,10 +275,16 @@ describe.each(DIALECTS)('unsubscribing on %s', (dialect) => {
     });
     expect(stays).toMatchObject({ category: 'kept', blockLifted: true });
     expect(stays.restoredFromTrash).toBeUndefined();
+    expect(await folderCount(email, password, 'Trash')).toBe(1);
+    // Asked after the Keep (the note's "Put its mail back"): the block's moves are still known.
+    const later = await client.call('POST /keep-subscription', {
+      body: { subscriptionId: byAddress('stays@block.example').id, restoreFromTrash: true },
+    });
+    expect(later).toMatchObject({ category: 'kept', restoredFromTrash: 1 });
     expect([
       await folderCount(email, password, 'INBOX'),
       await folderCount(email, password, 'Trash'),
-    ]).toEqual([2, 1]);
+    ]).toEqual([3, 0]);
   });
 
   it('refuses another user’s subscription', async () => {

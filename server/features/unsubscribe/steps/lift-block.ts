@@ -76,6 +76,31 @@ export async function liftBlockForKeep(ctx: UnsubscribeContext, input: LiftBlock
 }
 
 /**
+ * After a Keep lifted a block: the mail the block had moved to the trash goes back where it was (what the
+ * user deleted from the trash meanwhile is skipped). Answers how many came back.
+ */
+export async function restoreTrashedAfterKeep(
+  ctx: UnsubscribeContext,
+  input: LiftBlockInput,
+): Promise<number> {
+  const { sender } = input;
+  const messages = await ctx.repo.trashedOf(sender.mailbox.id, sender.address);
+  if (messages.length === 0) return 0;
+  return withUnblockReceipt(ctx, input, async (provider) => {
+    const back = await provider.restoreFromTrash({
+      from: sender.address,
+      messages,
+      onRestored: (moved) => ctx.mailboxes.followMoved(sender.mailbox.id, moved),
+    });
+    await ctx.repo.forgetTrashed(sender.mailbox.id, sender.address);
+    return {
+      detail: `kept: ${back.restored} moved back from the trash${back.missing > 0 ? `, ${back.missing} no longer there` : ''}`,
+      value: back.restored,
+    };
+  });
+}
+
+/**
  * The undo of Block: the rule lifted, the mail the block trashed moved back where it was (what the user
  * deleted from the trash meanwhile is skipped), the sender back to the review list.
  */
