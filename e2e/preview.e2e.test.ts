@@ -57,12 +57,12 @@ function htmlNewsletter(): string {
 }
 
 /** A new account with a new Yahoo mailbox (on Dovecot) holding the hostile newsletter. */
-async function userWithNewsletter(): Promise<OpenedPage> {
+async function userWithNewsletter(expectServerErrors: number[] = []): Promise<OpenedPage> {
   const stamp = Date.now();
   const yahoo = `preview-e2e-${stamp}@yahoo.com`;
   await dovecot.addUser({ user: yahoo, password: PASSWORD });
   await dovecot.deliver(yahoo, 'INBOX', htmlNewsletter());
-  const o = await openTracked(1280, { expectOutbound: [IMAGES_HOST] });
+  const o = await openTracked(1280, { expectOutbound: [IMAGES_HOST], expectServerErrors });
   const { page } = o;
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await signUpWithPassword(page, product, uniqueEmail('reader'));
@@ -150,5 +150,47 @@ describe('previewing a message in the browser', () => {
 
     await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('says why a preview failed, in the modal, with a Retry; and a gone message in words', async () => {
+    const { page } = await userWithNewsletter([502]);
+    const reason = 'Could not reach the mail server at imap.mail.yahoo.com:993.';
+    let answer: { status: number; message: string } | null = { status: 502, message: reason };
+    await page.route('**/get-message-preview', (route) => {
+      if (!answer) return route.fallback();
+      const { status, message } = answer;
+      answer = null;
+      return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message }) });
+    });
+    const browserDialogs: string[] = [];
+    page.on('dialog', (d) => {
+      browserDialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.getByRole('button', { name: 'Show messages from news@bignews.example' }).click();
+    await page.getByRole('button', { name: `Read ${SUBJECT}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: `Failed to load the preview: ${reason}` })
+      .waitFor();
+    await screenshot(page, 'preview-failed-1280');
+    await dialog.getByRole('button', { name: 'Retry' }).click();
+    await previewFrame(page);
+    await expect(dialog.getByRole('alert').count()).resolves.toBe(0);
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The message is gone (404): said in the modal, without a Retry.
+    answer = { status: 404, message: 'Message not found' };
+    await page.getByRole('button', { name: `Read ${SUBJECT}` }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'Preview not found, please check your email for the message' })
+      .waitFor();
+    await expect(dialog.getByRole('button', { name: 'Retry' }).count()).resolves.toBe(0);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'preview-not-found-375');
+    expect(browserDialogs).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/index.js';
 import { withHttpsSender } from '#test/fixtures/peers.js';
 import { setupCertificates } from '#test/helpers/global-setup.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
+import { seedSenders } from '#test/helpers/seed.js';
 import {
   horizontalOverflow,
   type OpenPageOptions,
@@ -16,9 +16,9 @@ import {
 
 // The subscription screen in Chromium: the note after each action and its Undo (a keep, a block), the
 // words of a slow sender, failures shown as failures (the list, the mailboxes, the settings, a mailbox
-// that needs signing in again, one rate-limit alert per click), the keyboard (skip link, Space on a row,
-// Shift+click, Escape in the preview), many senders at once (progress, summary, the pages to open), and
-// 5,000 senders scrolling. Senders' one-click endpoints are a local HTTPS server; the mailbox is a Yahoo
+// that needs signing in again, one rate-limit note per click, a failed unsubscribe's reason and its Retry),
+// the keyboard (skip link, Space on a row, Shift+click, Escape in the preview), many senders at once
+// (progress, summary, the pages to open), and 5,000 senders scrolling. Senders' one-click endpoints are a local HTTPS server; the mailbox is a Yahoo
 // one on a real Dovecot.
 
 let removeCertificates: () => void;
@@ -133,7 +133,9 @@ describe('what an action did', () => {
       .waitFor();
     await note(page, 'Unsubscribed from Slow Shop by one-click').waitFor({ timeout: 15_000 });
 
-    // No link: blocked, its mail in the Trash; Undo lifts the block and brings the mail back.
+    // No link: blocked, and with "Also move existing mail to Trash" ticked its mail in the Trash (unticked,
+    // the block would take new mail only); Undo lifts the block and brings the mail back.
+    await page.getByLabel('Also move existing mail to Trash').check();
     await page.getByRole('button', { name: 'Unsubscribe club@nolink.example' }).click();
     const blocked = note(page, 'Blocked Club and moved 1 message to Trash');
     await blocked.waitFor();
@@ -148,6 +150,24 @@ describe('what an action did', () => {
     await last.getByRole('button', { name: 'Dismiss' }).click();
     await last.waitFor({ state: 'detached' });
     await note(page, 'Moved Runners back to review').waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('offers to put back the mail of a blocked sender that is kept again', async () => {
+    const { page, yahoo } = await userWithMailbox(
+      [linkless('Club', 'club@again.example')],
+      'club@again.example',
+    );
+    await page.getByLabel('Also move existing mail to Trash').check();
+    await page.getByRole('button', { name: 'Unsubscribe club@again.example' }).click();
+    await note(page, 'Blocked Club and moved 1 message to Trash').waitFor();
+    await expect.poll(() => trashCount(yahoo)).toBe(1);
+
+    await page.getByRole('link', { name: 'Unsubscribed' }).click();
+    await page.getByRole('button', { name: 'Keep Subscription club@again.example' }).click();
+    const kept = note(page, 'Kept Club and lifted its block');
+    await kept.getByRole('button', { name: 'Put its mail back' }).click();
+    await note(page, 'Moved 1 message of Club back from Trash').waitFor();
+    await expect.poll(() => trashCount(yahoo)).toBe(0);
   });
 
   it('keeps the note clear of the row actions on a phone', async () => {
@@ -219,7 +239,21 @@ describe('failures', () => {
     await expect(page.getByRole('switch').count()).resolves.toBe(0);
     await page.unroute('**/get-settings');
     await page.getByRole('button', { name: 'Retry' }).click();
-    await page.getByRole('switch', { name: /manual unsubscribe is required/ }).waitFor();
+    const manualSwitch = page.getByRole('switch', { name: /manual unsubscribe is required/ });
+    await manualSwitch.waitFor();
+
+    // A failed save puts the switch back and says why above the switches; Retry saves it again.
+    await fail('**/update-settings');
+    await manualSwitch.click();
+    await page.getByRole('alert').filter({ hasText: 'Failed to update settings: Internal error' }).waitFor();
+    await expect(manualSwitch.isChecked()).resolves.toBe(true);
+    await screenshot(page, 'settings-save-failed-1280');
+    await page.unroute('**/update-settings');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/update-settings') && r.ok());
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await saved;
+    await expect.poll(() => manualSwitch.isChecked()).toBe(false);
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
   });
 
   it('asks to sign in again with the reason, on the list, without leaving it', async () => {
@@ -250,7 +284,7 @@ describe('failures', () => {
     await page.waitForURL(`**/add-mailbox?provider=yahoo&email=${encodeURIComponent(yahoo)}`);
   });
 
-  it('alerts once per click when the token fetch is rate-limited', async () => {
+  it('shows one note per click, and no browser dialog, when the token fetch is rate-limited', async () => {
     const { page } = await userWithMailbox(
       [rawMessage({ from: 'News <news@limit.example>', subject: 'x', date: daysAgo(1), listId: '<limit>' })],
       'news@limit.example',
@@ -265,16 +299,66 @@ describe('failures', () => {
         body: '{"message":"Too many requests"}',
       }),
     );
-    const alerts: string[] = [];
+    const dialogs: string[] = [];
     page.on('dialog', (d) => {
-      alerts.push(d.message());
+      dialogs.push(d.message());
       void d.dismiss();
     });
     await page.getByRole('button', { name: 'Keep Subscription news@limit.example' }).click();
-    await expect.poll(() => alerts.length).toBe(1);
+    const limited = note(page, 'Too many requests from this IP, please try again later.');
+    await limited.waitFor();
+    // A second click while the note shows replaces it: still one note.
+    await page.getByRole('button', { name: 'Keep Subscription news@limit.example' }).click();
     await new Promise((r) => setTimeout(r, 500));
-    expect(alerts).toEqual(['Too many requests from this IP, please try again later.']);
+    await expect(page.locator('.toast-region .app-toast-error').count()).resolves.toBe(1);
+    await expect(limited.locator('.app-toast-text').textContent()).resolves.toBe(
+      'Error: Failed to keep the subscription: Too many requests from this IP, please try again later.',
+    );
+    expect(dialogs).toEqual([]);
     await row(page, 'news@limit.example').waitFor();
+  });
+
+  it('says why an unsubscribe failed, in a note with Retry that works', async () => {
+    sender.respond('/retry', { status: 200 });
+    const { page } = await userWithMailbox(
+      [oneClick('Retry Shop', 'news@retry.example', '/retry')],
+      'news@retry.example',
+      1280,
+      { expectServerErrors: [502] },
+    );
+    const reason = 'Could not reach the mail server at imap.example:993.';
+    let refused = 0;
+    await page.route('**/unsubscribe', (route) => {
+      if (route.request().method() !== 'POST' || refused > 0) return route.fallback();
+      refused += 1;
+      return route.fulfill({
+        status: 502,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: reason }),
+      });
+    });
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.getByRole('button', { name: 'Unsubscribe news@retry.example' }).click();
+    const failed = note(page, `Failed to process the unsubscription request: ${reason}`);
+    await failed.waitFor();
+    await expect(failed.locator('.visually-hidden').textContent()).resolves.toBe('Error: ');
+    await row(page, 'news@retry.example').waitFor();
+    expect(hits('/retry')).toBe(0);
+    await screenshot(page, 'screen-failed-unsubscribe-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'screen-failed-unsubscribe-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await failed.waitFor({ state: 'detached' });
+    await note(page, 'Unsubscribed from Retry Shop by one-click').waitFor();
+    await row(page, 'news@retry.example').waitFor({ state: 'detached' });
+    expect(hits('/retry')).toBe(1);
+    expect(dialogs).toEqual([]);
   });
 });
 
@@ -413,7 +497,7 @@ describe('many senders at once', () => {
 });
 
 /** Writes `count` subscription senders of the mailbox `email` straight into the product's database. */
-async function seedSenders(email: string, count: number): Promise<void> {
+async function seedLetters(email: string, count: number): Promise<void> {
   const handle = await openDatabase({ databaseUrl: null, dataDir: product.dataDir });
   try {
     const mailbox = await handle.db
@@ -422,35 +506,25 @@ async function seedSenders(email: string, count: number): Promise<void> {
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
     const now = Date.now();
-    const rows = Array.from({ length: count }, (_, i) => {
+    const senders = Array.from({ length: count }, (_, i) => {
       const known = 10 + (i % 30);
       const read = i % 7 === 0 ? 0 : Math.floor((known * (i % 100)) / 100);
       return {
-        id: randomUUID(),
-        user_id: mailbox.user_id,
-        mailbox_id: mailbox.id,
+        userId: mailbox.user_id,
+        mailboxId: mailbox.id,
         address: `letter${String(i).padStart(4, '0')}@seed${i % 97}.example`,
-        sender_name: `Seeded Letter ${String(i).padStart(4, '0')}`,
-        message_count: known,
-        list_message_count: known,
+        name: `Seeded Letter ${String(i).padStart(4, '0')}`,
+        messageCount: known,
+        listMessageCount: known,
         // Newest first is the seed's order: sender i is i minutes older than sender 0.
-        last_message_at: now - 86_400_000 - i * 60_000,
-        is_subscription: 1,
-        read_count: read,
-        read_known: known,
-        read_rank: Math.floor((1000 * read) / known),
-        recent_count: i % 40,
+        lastMessageAt: now - 86_400_000 - i * 60_000,
+        read: { count: read, known },
+        recentCount: i % 40,
         via: i % 25 === 0 ? `discussion-${i}@lists.example` : null,
-        created_at: now,
-        updated_at: now,
+        createdAt: now,
       };
     });
-    for (let i = 0; i < rows.length; i += 500) {
-      await handle.db
-        .insertInto('senders')
-        .values(rows.slice(i, i + 500))
-        .execute();
-    }
+    await seedSenders(handle.db, senders);
   } finally {
     await handle.close();
   }
@@ -462,7 +536,7 @@ describe('5,000 senders', () => {
       [rawMessage({ from: 'Real <real@long.example>', subject: 'x', date: daysAgo(400), listId: '<real>' })],
       'real@long.example',
     );
-    await seedSenders(yahoo, 5000);
+    await seedLetters(yahoo, 5000);
     const listCalls: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/get-unsubscribe-emails')) listCalls.push(r.url());
@@ -483,7 +557,7 @@ describe('5,000 senders', () => {
     const searched = page.waitForRequest((r) => r.url().includes('q=Letter+0042'));
     await page.getByLabel('Search by name or address').fill('Letter 0042');
     await searched;
-    await page.getByText('1 Subscriptions Left to Review').waitFor();
+    await page.getByText('1 Subscription Left to Review').waitFor();
     await row(page, 'letter0042@seed42.example').waitFor();
     await page.getByRole('button', { name: 'Clear search' }).click();
     await page.getByText('5001 Subscriptions Left to Review').waitFor();
@@ -520,7 +594,7 @@ describe('5,000 senders', () => {
       [rawMessage({ from: 'Real <real@wide.example>', subject: 'x', date: daysAgo(400), listId: '<wide>' })],
       'real@wide.example',
     );
-    await seedSenders(yahoo, 60);
+    await seedLetters(yahoo, 60);
     for (const width of [1280, 800, 375]) {
       await page.setViewportSize({ width, height: width <= 480 ? 812 : 900 });
       await page.reload();

@@ -1,7 +1,9 @@
 // What an action did, said in words (the subscription screen's feedback): short notes in ONE live region
 // (role=status), so that a screen reader reads each once, wherever the action started. A note stays
 // TOAST_MS (longer while the pointer or the keyboard is on it, so that Undo can be reached), can be
-// dismissed, and may carry one action (Undo).
+// dismissed, and may carry one action (Undo). A failure is an error note: marked by an icon (styles.css)
+// and, for screen readers, "Error:"; it stays until dismissed or ERROR_TOAST_MS, often with Retry
+// (docs/decisions/098-failures-say-why.md).
 import {
   createContext,
   type ReactNode,
@@ -12,9 +14,12 @@ import {
   useRef,
   useState,
 } from 'react';
+import { isStatus } from '../lib/api-client';
 
 /** How long a note stays on screen. */
 export const TOAST_MS = 6000;
+/** The longest an error note stays (it is not held longer: 30 s at most). */
+export const ERROR_TOAST_MS = 30_000;
 /** Notes shown at once; an older one gives way. */
 const MAX_TOASTS = 3;
 
@@ -26,13 +31,34 @@ export interface ToastInput {
   sticky?: boolean;
   /** A note with the id of one on screen replaces it (progress, then the result). */
   id?: string;
+  /** A failure: stays until dismissed, ERROR_TOAST_MS at most. */
+  error?: boolean;
+}
+
+/**
+ * The note of a failure (`text`: lib/api-client.ts failureText), with Retry when `retry` is given; `id`: the
+ * action's own (one note per action and row). Every rate limit (429 `error`) shares one note: the calls of one
+ * click that all met the refused token fetch show once.
+ */
+export function errorToast(
+  text: string,
+  retry: (() => void) | undefined,
+  id: string,
+  error?: unknown,
+): ToastInput {
+  return {
+    text,
+    id: isStatus(error, 429) ? 'rate-limited' : id,
+    error: true,
+    action: retry && { label: 'Retry', run: retry },
+  };
 }
 
 interface Toast extends ToastInput {
   id: string;
 }
 
-interface Toasts {
+export interface Toasts {
   /** Shows a note; answers its id. */
   show: (toast: ToastInput) => string;
   dismiss: (id: string) => void;
@@ -40,6 +66,8 @@ interface Toasts {
 
 const NO_TOASTS: Toasts = { show: () => '', dismiss: () => {} };
 const ToastContext = createContext<Toasts>(NO_TOASTS);
+/** The notes on screen, apart: a new note re-renders the region, not every screen that can show one. */
+const ToastList = createContext<readonly Toast[]>([]);
 
 export function useToasts(): Toasts {
   return useContext(ToastContext);
@@ -62,13 +90,21 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const value = useMemo(() => ({ show, dismiss }), [show, dismiss]);
   return (
     <ToastContext.Provider value={value}>
-      {children}
-      <div className="toast-region" role="status" aria-live="polite">
-        {toasts.map((toast) => (
-          <ToastNote key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
-        ))}
-      </div>
+      <ToastList.Provider value={toasts}>{children}</ToastList.Provider>
     </ToastContext.Provider>
+  );
+}
+
+/** The one live region of the provider's notes, placed once (inside the page's main landmark). */
+export function ToastRegion() {
+  const toasts = useContext(ToastList);
+  const { dismiss } = useContext(ToastContext);
+  return (
+    <div className="toast-region" role="status" aria-live="polite">
+      {toasts.map((toast) => (
+        <ToastNote key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
+      ))}
+    </div>
   );
 }
 
@@ -77,22 +113,27 @@ function ToastNote({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
   const dismissRef = useRef(onDismiss);
   dismissRef.current = onDismiss;
   // A new text (same id) starts the time again; a held note (pointer or focus on it) waits.
+  // An error note is not held: it goes after ERROR_TOAST_MS in any case.
+  const waiting = held && !toast.error;
   // biome-ignore lint/correctness/useExhaustiveDependencies: restarts for a new text of the same note
   useEffect(() => {
-    if (toast.sticky || held) return;
-    const timer = setTimeout(() => dismissRef.current(), TOAST_MS);
+    if (toast.sticky || waiting) return;
+    const timer = setTimeout(() => dismissRef.current(), toast.error ? ERROR_TOAST_MS : TOAST_MS);
     return () => clearTimeout(timer);
-  }, [toast.sticky, toast.text, held]);
+  }, [toast.sticky, toast.error, toast.text, waiting]);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the note on screen; its buttons are the controls
     <div
-      className="app-toast"
+      className={`app-toast${toast.error ? ' app-toast-error' : ''}`}
       onMouseEnter={() => setHeld(true)}
       onMouseLeave={() => setHeld(false)}
       onFocus={() => setHeld(true)}
       onBlur={() => setHeld(false)}
     >
-      <span className="app-toast-text">{toast.text}</span>
+      <span className="app-toast-text">
+        {toast.error && <span className="visually-hidden">Error: </span>}
+        {toast.text}
+      </span>
       {toast.action && (
         <button
           type="button"

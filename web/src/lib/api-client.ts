@@ -43,28 +43,6 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.details = detailsOf(body);
   }
-
-  /**
-   * The user was already told about this failure (the token fetch's rate-limit alert): the screen that
-   * made the call shows no second alert for the same click.
-   */
-  alerted = false;
-}
-
-/** Whether the failure was already shown to the user by this module. */
-export function wasAlerted(error: unknown): boolean {
-  return error instanceof ApiError && error.alerted;
-}
-
-/** docs/product.md §4/§9: the rate-limit alert of the token fetch shows at most once per 5000 ms. */
-const RATE_LIMIT_ALERT_WINDOW_MS = 5000;
-let lastRateLimitAlert = Number.NEGATIVE_INFINITY;
-
-function alertRateLimited(): void {
-  const now = Date.now();
-  if (now - lastRateLimitAlert < RATE_LIMIT_ALERT_WINDOW_MS) return;
-  lastRateLimitAlert = now;
-  window.alert(MESSAGES.tooManyRequests);
 }
 
 async function send(path: string, init: RequestInit): Promise<Response> {
@@ -93,13 +71,9 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 async function fetchCsrfToken(): Promise<string> {
   const response = await send(API.csrfToken, { headers: { Accept: 'application/json' } });
-  if (response.status === 429) {
-    alertRateLimited();
-    // Marked, whether this call or one within the window alerted: one click, one alert.
-    const error = new ApiError(429, MESSAGES.tooManyRequests);
-    error.alerted = true;
-    throw error;
-  }
+  // docs/product.md §8: a refused token fetch says the spec's words, whatever the answer's body; the screen
+  // that made the call shows it like any other failure.
+  if (response.status === 429) throw new ApiError(429, MESSAGES.tooManyRequests);
   if (!response.ok) throw await errorFrom(response);
   return ((await response.json()) as CsrfTokenResponse).csrfToken;
 }
@@ -196,4 +170,17 @@ export function isStatus(error: unknown, status: number): boolean {
 /** The `redirectUrl` a failed call carried (a 401 asking to re-authenticate), or null. */
 export function redirectUrlOf(error: unknown): string | null {
   return (error instanceof ApiError && error.details.redirectUrl) || null;
+}
+
+// The words of a failed call (docs/decisions/098-failures-say-why.md): the spec's text leads (contract ALERTS),
+// the server's reason follows when the answer carried one.
+
+/**
+ * `lead` and the server's message of `error` (or `fallback` when it gave none), as one text: "Failed to
+ * process the unsubscription request: Could not reach the mail server at imap.example:993." (a trailing "..."
+ * of the lead gives way to the colon). No reason, or one the lead already holds: the lead alone.
+ */
+export function failureText(lead: string, error: unknown, fallback?: string): string {
+  const reason = (error instanceof ApiError && error.message.trim()) || fallback;
+  return !reason || lead.includes(reason) ? lead : `${lead.replace(/(\.\.\.|…)$/, '')}: ${reason}`;
 }

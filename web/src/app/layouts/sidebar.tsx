@@ -3,9 +3,10 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
 import { ContactLink } from '../../components/contact';
+import { errorToast, useToasts } from '../../components/toasts';
 import { logOut } from '../../features/auth';
 import { useHasSubscription } from '../../features/billing';
-import { wasAlerted } from '../../lib/api-client';
+import { failureText } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
 
 const REVIEW_PATH = '/genie/uncategorized';
@@ -18,16 +19,20 @@ const UNSUBSCRIBER_LINKS = [
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `sidebar-link${isActive ? ' active' : ''}`;
 
-/** Logout: the session ends on the server, then here, and the sign-in page shows; a failure alerts. */
+/**
+ * Logout: the session ends on the server, then here, and the sign-in page shows; a failure says why in an
+ * error note, with Retry.
+ */
 function useLogout() {
   const navigate = useNavigate();
   const { signedOut } = useSession();
+  const toasts = useToasts();
   return async function logout() {
     try {
       await logOut();
     } catch (error) {
-      // A rate-limited token fetch has alerted already: one click, one alert.
-      if (!wasAlerted(error)) window.alert(ALERTS.logoutFailed);
+      const text = failureText(ALERTS.logoutFailed, error);
+      toasts.show(errorToast(text, () => void logout(), 'logout', error));
       return;
     }
     signedOut();

@@ -5,7 +5,7 @@ import { Loading } from '../../components/loading';
 import { RequireSession } from '../../components/require-session';
 import { ScrollRestoration } from '../../components/scroll-restoration';
 import { MAIN_ID, SkipLink } from '../../components/skip-link';
-import { ToastProvider } from '../../components/toasts';
+import { ToastProvider, ToastRegion } from '../../components/toasts';
 import { AddressBanner, takeReturnPath } from '../../features/auth';
 import { useRouteTitle } from '../../lib/title';
 import { useLiveUpdates } from '../live-updates';
@@ -63,36 +63,38 @@ function SignedInShell() {
     };
   }, [menuOpen]);
 
+  // The notes' provider holds the sidebar too (a failed logout); their one region is in the main landmark.
   return (
-    <div className="signed-in">
-      <SkipLink />
-      <header className="signed-in-topbar">
-        <button
-          ref={buttonRef}
-          type="button"
-          className="hamburger"
-          aria-label="Open menu"
-          aria-controls={SIDEBAR_ID}
-          aria-expanded={menuOpen}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span aria-hidden="true" />
-          <span aria-hidden="true" />
-          <span aria-hidden="true" />
-        </button>
-        <span className="signed-in-topbar-brand">Inbox Genie</span>
-      </header>
-      <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
-      <main className="signed-in-main" id={MAIN_ID} tabIndex={-1}>
-        <ToastProvider>
+    <ToastProvider>
+      <div className="signed-in">
+        <SkipLink />
+        <header className="signed-in-topbar">
+          <button
+            ref={buttonRef}
+            type="button"
+            className="hamburger"
+            aria-label="Open menu"
+            aria-controls={SIDEBAR_ID}
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true" />
+            <span aria-hidden="true" />
+            <span aria-hidden="true" />
+          </button>
+          <span className="signed-in-topbar-brand">Inbox Genie</span>
+        </header>
+        <Sidebar ref={sidebarRef} id={SIDEBAR_ID} open={menuOpen} />
+        <main className="signed-in-main" id={MAIN_ID} tabIndex={-1}>
           <AddressBanner />
           <Suspense fallback={<Loading />}>
             <Outlet />
           </Suspense>
-        </ToastProvider>
-      </main>
-      <AnalyticsConsentWhenNeeded />
-      <ScrollRestoration />
-    </div>
+          <ToastRegion />
+        </main>
+        <AnalyticsConsentWhenNeeded />
+        <ScrollRestoration />
+      </div>
+    </ToastProvider>
   );
 }

@@ -12,8 +12,8 @@ import { ErrorState } from '../../components/error-state';
 import { Loading } from '../../components/loading';
 import { OAuthError } from '../../components/oauth-error';
 import { PageHeader } from '../../components/page-header';
-import { useToasts } from '../../components/toasts';
-import { messageOf, wasAlerted } from '../../lib/api-client';
+import { errorToast, useToasts } from '../../components/toasts';
+import { failureText } from '../../lib/api-client';
 import {
   filterAccounts,
   providerName,
@@ -35,6 +35,7 @@ export default function Accounts() {
   const navigate = useNavigate();
   const { accounts, failed, retry } = useEmailAccounts();
   const removal = useRemoveEmailAccount();
+  const toasts = useToasts();
   const [query, setQuery] = useState('');
   const [target, setTarget] = useState<EmailAccount | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -49,7 +50,14 @@ export default function Accounts() {
     try {
       await removal.mutateAsync(target.email);
     } catch (error) {
-      if (!wasAlerted(error)) window.alert(ALERTS.deleteEmailAccountFailed);
+      toasts.show(
+        errorToast(
+          failureText(ALERTS.deleteEmailAccountFailed, error),
+          () => void remove(),
+          `remove:${target.email}`,
+          error,
+        ),
+      );
     } finally {
       setConfirming(false);
     }
@@ -117,9 +125,9 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
       const answer = await screener.mutateAsync({ email: account.email, enabled });
       toasts.show({ text: screenerText(account.email, answer.enabled, answer.restored) });
     } catch (error) {
-      // A 403 or 402 is the query client's (sign-in, pricing); a rate-limited token fetch alerted already.
-      if (wasAlerted(error)) return;
-      toasts.show({ text: messageOf(error, 'Failed to switch the Screener. Please try again.') });
+      // A 403 or 402 is the query client's (sign-in, pricing).
+      const text = failureText('Failed to switch the Screener', error, 'Please try again.');
+      toasts.show(errorToast(text, () => void switchScreener(enabled), `screener:${account.email}`, error));
     }
   }
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -22,7 +22,10 @@ const contactSchema = z
     }
   });
 
-/** Contact Us (docs/product.md §2): Name, Email address, Subject, Message; Send Message and Close. */
+/**
+ * Contact Us (docs/product.md §2): Name, Email address, Subject, Message; Send Message and Close. Once sent, the
+ * dialog says so in place of the form.
+ */
 export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; onClose: () => void }) {
   const titleId = useId();
   const idPrefix = useId();
@@ -35,15 +38,19 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
   });
   const [sent, setSent] = useState(false);
   const busy = form.formState.isSubmitting || sent;
+  // Once sent, the form gives way to the success and Close takes the focus of the button that went.
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (sent) closeRef.current?.focus();
+  }, [sent]);
   const { errors } = form.formState;
   const serverError = errors.root?.server?.message;
 
   const submit = form.handleSubmit(async ({ name, email, subject, message }) => {
     try {
       await sendEmail({ from: `${name.trim()} <${email.trim()}>`, subject: subject.trim(), text: message });
+      // docs/decisions/098: the success shows in the dialog (it also opens on public pages, without notes).
       setSent(true);
-      window.alert(ALERTS.emailSent);
-      setShow(false);
     } catch (failure) {
       form.setError('root.server', { message: messageOf(failure, SEND_FAILED) });
     }
@@ -62,26 +69,36 @@ export function ContactDialog({ prefill, onClose }: { prefill: ContactPrefill; o
           <Modal.Title id={titleId}>Contact Us</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          {serverError && (
-            <Alert variant="danger" role="alert">
-              {serverError}
+          {sent ? (
+            <Alert variant="success" role="status" className="mb-0">
+              {ALERTS.emailSent}
             </Alert>
+          ) : (
+            <>
+              {serverError && (
+                <Alert variant="danger" role="alert">
+                  {serverError}
+                </Alert>
+              )}
+              <p className="small text-body-secondary mb-3">
+                Fields marked <span className="text-danger">*</span> are required.
+              </p>
+              <ContactField label="Name" autoComplete="name" {...field('name')} />
+              <ContactField label="Email address" type="email" autoComplete="email" {...field('email')} />
+              <ContactField label="Subject" {...field('subject')} />
+              <ContactField label="Message" multiline className="mb-0" {...field('message')} />
+            </>
           )}
-          <p className="small text-body-secondary mb-3">
-            Fields marked <span className="text-danger">*</span> are required.
-          </p>
-          <ContactField label="Name" autoComplete="name" {...field('name')} />
-          <ContactField label="Email address" type="email" autoComplete="email" {...field('email')} />
-          <ContactField label="Subject" {...field('subject')} />
-          <ContactField label="Message" multiline className="mb-0" {...field('message')} />
         </Modal.Body>
         <Modal.Footer>
-          <Button variant="secondary" onClick={() => setShow(false)}>
+          <Button ref={closeRef} variant={sent ? 'primary' : 'secondary'} onClick={() => setShow(false)}>
             Close
           </Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            Send Message
-          </Button>
+          {!sent && (
+            <Button type="submit" variant="primary" disabled={busy}>
+              Send Message
+            </Button>
+          )}
         </Modal.Footer>
       </Form>
     </Modal>

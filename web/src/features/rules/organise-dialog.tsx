@@ -10,7 +10,7 @@ import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { RULE_MESSAGES } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
-import { isStatus, messageOf, wasAlerted } from '../../lib/api-client';
+import { isStatus, messageOf } from '../../lib/api-client';
 import { useMailboxFolders } from './api/mailbox-folders';
 import { type RulePreview, useRulePreview } from './api/rule-preview';
 import { ExpireOption, KeepOption, MoveOption } from './organise-options';
@@ -76,7 +76,6 @@ function useOrganiseForm(target: RuleTarget, setBusy: (busy: boolean) => void, o
   const folderChoice = form.folder || (choices[0]?.path ?? NEW_FOLDER);
 
   function failedCall(error: unknown, fallback: string) {
-    if (wasAlerted(error)) return;
     if (isStatus(error, 402)) {
       setFailure({ field: 'form', message: messageOf(error, RULE_MESSAGES.premium), premium: true });
       return;

@@ -1,19 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useNavigate } from 'react-router';
 import type { Settings as SettingsBody } from '#contract/api.js';
-import { SCREENS } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorState } from '../../components/error-state';
 import { Loading } from '../../components/loading';
-import { noticeState } from '../../components/notice';
 import { PageHeader } from '../../components/page-header';
-import { wasAlerted } from '../../lib/api-client';
-import { useSession } from '../../lib/session';
-import { useDeleteAccount } from './api/delete-account';
 import { useSettingsScreen, useUpdateSettings } from './api/settings';
+import { DeleteAccount } from './delete-account';
 import { Security } from './security';
 import { YourData } from './your-data';
 
@@ -33,40 +27,16 @@ const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
  * deletion.
  */
 export default function Settings() {
-  const navigate = useNavigate();
-  const { signedOut } = useSession();
   const { settings, failed, retry } = useSettingsScreen();
-  const save = useUpdateSettings();
-  const deletion = useDeleteAccount();
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  /** Why the last save failed, and its Retry, shown above the switches. */
+  const [saveFailure, setSaveFailure] = useState<{ text: string; retry: () => void } | null>(null);
+  const save = useUpdateSettings((text, retry) => setSaveFailure({ text, retry }));
 
-  // The session is dropped once this screen has gone (the home page is shown): the router's navigation
-  // is a transition, and a session dropped before it would let the signed-in area's session gate render
-  // first and send the visitor to the sign-in page, without the home page's message.
-  const deleted = useRef(false);
-  useEffect(
-    () => () => {
-      if (deleted.current) signedOut();
-    },
-    [signedOut],
-  );
-
-  /** Shown at once; a failed save puts the previous value back and alerts (useUpdateSettings). */
+  /** Shown at once; a failed save puts the previous value back and says why (useUpdateSettings). */
   function toggle(key: keyof SettingsBody, value: boolean) {
     if (!settings) return;
+    setSaveFailure(null);
     save.mutate({ ...settings, [key]: value });
-  }
-
-  async function removeAccount() {
-    try {
-      await deletion.mutateAsync();
-    } catch (error) {
-      setConfirmDelete(false);
-      if (!wasAlerted(error)) window.alert(ALERTS.deleteAccountFailed);
-      return;
-    }
-    deleted.current = true;
-    navigate(SCREENS.home, { replace: true, state: noticeState('accountDeleted') });
   }
 
   return (
@@ -78,6 +48,23 @@ export default function Settings() {
         <Loading label="Loading settings…" />
       ) : (
         <Form className="mb-5" onSubmit={(e) => e.preventDefault()}>
+          {saveFailure && (
+            <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2">
+              <span role="alert" className="flex-grow-1">
+                {saveFailure.text}
+              </span>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                onClick={() => {
+                  setSaveFailure(null);
+                  saveFailure.retry();
+                }}
+              >
+                Retry
+              </Button>
+            </div>
+          )}
           {SWITCHES.map(({ key, label }) => (
             <Form.Check
               key={key}
@@ -94,25 +81,7 @@ export default function Settings() {
       )}
       <Security />
       <YourData />
-      <h2 className="h5">Delete your account</h2>
-      <p className="text-muted">
-        Deleting your account removes your connected mailboxes and everything we stored about them.
-      </p>
-      <Button variant="outline-danger" onClick={() => setConfirmDelete(true)}>
-        Delete Account
-      </Button>
-      <ConfirmDialog
-        show={confirmDelete}
-        title="Confirm Account Deletion"
-        confirmLabel="Delete"
-        danger
-        busy={deletion.isPending || deletion.isSuccess}
-        onConfirm={removeAccount}
-        onCancel={() => setConfirmDelete(false)}
-      >
-        This permanently deletes your account, your connected mailboxes and everything we stored about them.
-        This cannot be undone.
-      </ConfirmDialog>
+      <DeleteAccount />
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tansta
 import { type Settings, settingsSchema } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { ALERTS } from '#contract/validation.js';
-import { api, wasAlerted } from '../../../lib/api-client';
+import { api, failureText, isStatus } from '../../../lib/api-client';
 import { USER_KEY } from '../../../lib/query-keys';
 
 /** docs/product.md §3: both alerts default to on, also when the settings cannot be fetched. */
@@ -56,11 +56,13 @@ export async function currentSettings(queryClient: QueryClient): Promise<Setting
 
 /**
  * Saves the settings (all fields sent). The screen shows the new values at once; a failed save puts the
- * previous ones back and alerts.
+ * previous ones back and hands `onFailed` why (the spec's lead and the server's reason) and a Retry (the same
+ * save again): the screen shows them where it shows failures (the Settings screen above its switches, the
+ * subscription screen in an error note).
  */
-export function useUpdateSettings() {
+export function useUpdateSettings(onFailed: (text: string, retry: () => void, error: unknown) => void) {
   const queryClient = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: (next: Settings) => updateSettings(next),
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey: SETTINGS_KEY });
@@ -68,11 +70,14 @@ export function useUpdateSettings() {
       queryClient.setQueryData(SETTINGS_KEY, next);
       return { previous };
     },
-    onError: (error, _next, context) => {
+    onError: (error, next, context) => {
       // Before any answer (the fetch failed) the screen showed the defaults: back to those.
       queryClient.setQueryData(SETTINGS_KEY, context?.previous ?? DEFAULT_SETTINGS);
       console.warn(ALERTS.updateSettingsFailed, error);
-      if (!wasAlerted(error)) window.alert(ALERTS.updateSettingsFailed);
+      // 403 and 402 are the query client's (sign-in, pricing).
+      if (isStatus(error, 403) || isStatus(error, 402)) return;
+      onFailed(failureText(ALERTS.updateSettingsFailed, error), () => mutation.mutate(next), error);
     },
   });
+  return mutation;
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Subscription, UnsubscribeResult } from '#contract/api.js';
-import { blockedText, keptText, manualText, slowText, unblockedText, unsubscribedText } from './feedback';
+import {
+  blockedText,
+  keptText,
+  manualText,
+  putBackText,
+  slowText,
+  unblockedText,
+  unsubscribedText,
+} from './feedback';
 
 const shop: Subscription = {
   id: 's1',
@@ -52,6 +60,8 @@ describe('what an action did, in words', () => {
   it('says what a keep, a block, their undos and a manual confirmation did', () => {
     expect(keptText(shop)).toBe('Kept Shop Alpha');
     expect(keptText(shop, { ...shop, blockLifted: true })).toBe('Kept Shop Alpha and lifted its block');
+    expect(putBackText(shop, 3)).toBe('Moved 3 messages of Shop Alpha back from Trash');
+    expect(putBackText(shop, 0)).toBe('No mail of Shop Alpha was left in Trash');
     expect(keptText(shop, { ...shop, restoredFromScreener: 3 })).toBe(
       'Kept Shop Alpha and moved 3 messages back to the inbox',
     );

@@ -40,6 +40,14 @@ export function keptText(item: Subscription, updated?: Subscription): string {
   return back > 0 ? `Kept ${name} and moved ${messages(back)} back to the inbox` : `Kept ${name}`;
 }
 
+/** After "Put its mail back" (a Keep that lifted a block): how much came back from the trash. */
+export function putBackText(item: Subscription, restored: number): string {
+  const name = senderName(item);
+  return restored > 0
+    ? `Moved ${messages(restored)} of ${name} back from Trash`
+    : `No mail of ${name} was left in Trash`;
+}
+
 export function blockedText(item: Subscription, updated?: Subscription): string {
   return `Blocked ${senderName(item)}${trashed(updated?.movedToTrash)}`;
 }

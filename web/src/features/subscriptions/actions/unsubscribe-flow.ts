@@ -21,7 +21,7 @@ export type UnsubscribeStep =
   | { kind: 'manual-dialog'; url: string; options: string[]; showOptions: boolean; next: AfterOpen }
   /** Open `url` in a new tab at once, then `next`. */
   | { kind: 'open'; url: string; next: AfterOpen }
-  /** Nothing usable came back: the 'Failed to process…' alert. */
+  /** Nothing usable came back: the 'Failed to process…' note, with Retry. */
   | { kind: 'failed' };
 
 /** The links of a result that may be opened: http(s) only, never e.g. `javascript:`. */
@@ -70,6 +70,7 @@ export function withoutReminder(settings: SettingsUpdate, reminder: Reminder): S
     : { ...settings, alertAfterUnsubscribe: false };
 }
 
+/** `alert`: the note's lead (docs/decisions/098-failures-say-why.md; no window.alert any more). */
 export type FailureStep =
   | { kind: 'redirect'; url: string }
   | { kind: 'navigate'; to: GlobalNavigation }

@@ -1,21 +1,23 @@
 // The ACTIONS of the subscription list (docs/product.md §4 Keep, Unsubscribe flow): the per-row busy flags
 // (with words once a call is slow), the calls (api/row-actions.ts), the dialogs of the unsubscribe flow, and a
-// note of what each action did, with Undo where it can be undone (feedback.ts). The flow's decisions live
+// note of what each action did, with Undo where it can be undone (feedback.ts), and of what failed and why, with
+// Retry (docs/decisions/098-failures-say-why.md). The flow's decisions live
 // in unsubscribe-flow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in
 // page or to /pricing.
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
 import type { SettingsUpdate, Subscription, SubscriptionCategory, UnsubscribeResult } from '#contract/api.js';
 import { ALERTS } from '#contract/validation.js';
-import { useToasts } from '../../../components/toasts';
-import { ApiError, isStatus, redirectUrlOf, wasAlerted } from '../../../lib/api-client';
+import { errorToast, type Toasts, useToasts } from '../../../components/toasts';
+import { ApiError, failureText, redirectUrlOf } from '../../../lib/api-client';
 import { useGoTo } from '../../../lib/navigation';
 import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../../settings';
-import { type ActionOptions, useSubscriptionMutations } from '../api/row-actions';
+import { type ActionOptions, putBackFromTrash, useSubscriptionMutations } from '../api/row-actions';
 import {
   blockedText,
   keptText,
   manualText,
+  putBackText,
   reviewedText,
   SLOW_AFTER_MS,
   type SlowAction,
@@ -52,8 +54,8 @@ export interface SubscriptionActions {
   unsubscribe: (item: Subscription, options?: { moveToTrash?: boolean }) => Promise<void>;
   /** POST /manual-unsubscribe: the user opened the sender's page and it worked; true once saved. */
   confirmManual: (item: Subscription) => Promise<boolean>;
-  /** A failed call of the screen's own (a bulk action's start): the alert, sign-in or pricing it leads to. */
-  reportFailure: (error: unknown) => void;
+  /** A failed call of the screen's own (a bulk action's start): the note (with `retry`), sign-in or pricing. */
+  reportFailure: (error: unknown, retry?: () => void) => void;
   /** Shows the Re-authentication Required dialog (`reason`: the server's words). */
   askReauth: (authUrl: string, reason?: string) => void;
   /** Blocks a sender (asking first when some of its mail has no list headers); onChanged gets the result. */
@@ -62,6 +64,27 @@ export interface SubscriptionActions {
   dialogs: ReactNode;
 }
 
+/**
+ * The leads of a failure's note (contract ALERTS): `error` when no answer came (network, a bug), `failed` before
+ * the server's reason (or the spec's rate-limit words, for a 429 that gave none).
+ */
+interface FailureTexts {
+  error: string;
+  failed: string;
+}
+
+const leads = (lead: string): FailureTexts => ({ error: lead, failed: lead });
+
+/** Each action's failure texts (the spec's where it has them, docs/product.md §8). */
+const FAILED = {
+  keep: leads(ALERTS.keepFailed),
+  block: leads('Failed to block the sender...'),
+  undo: leads('Failed to undo the action...'),
+  manual: { error: ALERTS.manualUnsubscribeError, failed: ALERTS.manualUnsubscribeFailed },
+  unsubscribe: { error: ALERTS.unsubscribeError, failed: ALERTS.unsubscribeFailed },
+  bulk: leads('Failed to start the action...'),
+} satisfies Record<string, FailureTexts>;
+
 /** The server's reason of a 502 offering Block, or of a 409 asking to confirm a block; null otherwise. */
 function blockQuestion(error: unknown, status: 502 | 409): string | null {
   if (!(error instanceof ApiError) || error.status !== status) return null;
@@ -69,16 +92,37 @@ function blockQuestion(error: unknown, status: 502 | 409): string | null {
   return flagged && error.message ? error.message : null;
 }
 
+/** The flow's settings saves ('Don't remind me'): a failure is an error note with Retry. */
+function useReminderSaves(toasts: Toasts) {
+  return useUpdateSettings((text, retry, error) =>
+    toasts.show(errorToast(text, retry, 'settings-save', error)),
+  );
+}
+
 /**
  * The actions on the rows of the `category` list. Their answers update the cached lists (docs/product.md §4: the
  * item leaves the current list; a blocked item moves to Unsubscribed): see api/row-actions.ts.
  */
+/** "Put its mail back" after a Keep that lifted a block: the mail the block trashed comes back, said in a note. */
+async function putBack(
+  item: Subscription,
+  toasts: Toasts,
+  failed: (error: unknown, retry: () => void) => void,
+): Promise<void> {
+  try {
+    const updated = await putBackFromTrash(item.id);
+    toasts.show({ text: putBackText(item, updated.restoredFromTrash ?? 0) });
+  } catch (error) {
+    failed(error, () => void putBack(item, toasts, failed));
+  }
+}
+
 export function useSubscriptionActions(category: SubscriptionCategory): SubscriptionActions {
   const goTo = useGoTo();
   const queryClient = useQueryClient();
   const calls = useSubscriptionMutations(category);
-  const saveSettings = useUpdateSettings();
   const toasts = useToasts();
+  const saveSettings = useReminderSaves(toasts);
   const [busyRows, setBusyRows] = useState<ReadonlyMap<string, string | null>>(new Map());
   const busyNow = useRef(new Map<string, string | null>());
   const [dialog, setDialogState] = useState<Dialog>(NO_DIALOG);
@@ -120,17 +164,19 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     }
   }
 
-  /** docs/product.md §8 for a failed call: redirect, pricing, sign-in, or an alert (`texts` by kind of failure). */
-  function fail(error: unknown, texts: { error: string; failed: string }) {
+  /** docs/product.md §8 for a failed call: redirect, pricing, sign-in, or a note saying why, with Retry. */
+  function fail(action: keyof typeof FAILED, error: unknown, retry?: () => void, item?: Subscription) {
+    const texts: FailureTexts = FAILED[action];
     const status = error instanceof ApiError && error.status > 0 ? error.status : null;
     const step = failureStep(status, redirectUrlOf(error));
     if (step.kind === 'redirect') return goTo(step.url);
     // Sign-in (403) and pricing (402) are the query client's answer to every call (lib/query-client.ts).
     if (step.kind === 'navigate') return;
     console.warn(texts.error, error);
-    // The token fetch's rate-limit alert showed already: one click, one alert.
-    if (wasAlerted(error)) return;
-    window.alert(step.alert === 'rateLimited' ? ALERTS.rateLimited : texts[step.alert]);
+    // ALERTS.keepRateLimited is the same sentence as ALERTS.rateLimited.
+    const limit = step.alert === 'rateLimited' ? ALERTS.rateLimited : undefined;
+    const text = failureText(step.alert === 'error' ? texts.error : texts.failed, error, limit);
+    toasts.show(errorToast(text, retry, item ? `${action}:${item.id}` : action, error));
   }
 
   /** Undo of a Keep or a Block: `after` is the item as the action left it. */
@@ -141,7 +187,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       );
       toasts.show({ text: kind === 'review' ? reviewedText(item) : unblockedText(item, reverted) });
     } catch (error) {
-      fail(error, { error: 'Error undoing the action...', failed: 'Failed to undo. Please try again.' });
+      fail('undo', error, () => void undo(kind, item, after), item);
     }
   }
 
@@ -157,16 +203,18 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       // Back to review is the undo of a Keep from the review list; a Keep elsewhere (lifting a block)
       // has no such way back.
       const after = updated ?? { ...item, category: 'kept' as const };
-      toasts.show({
-        text: keptText(item, updated),
-        ...(item.category === 'uncategorized'
-          ? { action: { label: 'Undo', run: () => void undo('review', item, after) } }
-          : {}),
-      });
+      // A lifted block leaves the mail it trashed there: the note offers to bring it back.
+      const action = updated?.blockLifted
+        ? {
+            label: 'Put its mail back',
+            run: () => void putBack(item, toasts, (e, retry) => fail('keep', e, retry, item)),
+          }
+        : item.category === 'uncategorized'
+          ? { label: 'Undo', run: () => void undo('review', item, after) }
+          : undefined;
+      toasts.show({ text: keptText(item, updated), ...(action ? { action } : {}) });
     } catch (error) {
-      if (isStatus(error, 403) || wasAlerted(error)) return;
-      console.warn('Error keeping subscription...', error);
-      window.alert(isStatus(error, 429) ? ALERTS.keepRateLimited : ALERTS.keepFailed);
+      fail('keep', error, () => void keep(item), item);
     }
   }
 
@@ -178,10 +226,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     } catch (error) {
       const question = blockQuestion(error, 409);
       if (question) return setDialog({ kind: 'confirm-block', item, message: question, via: 'block' });
-      fail(error, {
-        error: 'Error blocking sender...',
-        failed: 'Failed to block the sender. Please try again.',
-      });
+      fail('block', error, () => void block(item, { confirmBlock }), item);
     }
   }
 
@@ -193,7 +238,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       toasts.show({ text: manualText(item) });
       return true;
     } catch (error) {
-      fail(error, { error: ALERTS.manualUnsubscribeError, failed: ALERTS.manualUnsubscribeFailed });
+      fail('manual', error, () => void confirmManual(item), item);
       return false;
     }
   }
@@ -206,7 +251,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
   /** 'Don't remind me' was ticked: the matching alert is saved as off (both fields sent). */
   async function dismissReminder(reminder: Reminder) {
     const current = await loadSettings(queryClient);
-    // A failure alerts (and puts the previous settings back) in the mutation.
+    // A failure is shown (and the previous settings put back) by the mutation.
     saveSettings.mutate({
       ...current,
       ...withoutReminder({ ...DEFAULT_ALERT_SETTINGS, ...current }, reminder),
@@ -231,8 +276,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       const question = blockQuestion(error, 409);
       if (question)
         return setDialog({ kind: 'confirm-block', item, message: question, via: 'unsubscribe', moveToTrash });
-      fail(error, { error: ALERTS.unsubscribeError, failed: ALERTS.unsubscribeFailed });
-      return;
+      return fail('unsubscribe', error, () => void unsubscribe(item, { moveToTrash, confirmBlock }), item);
     }
     const step = nextUnsubscribeStep(result, alerts);
     switch (step.kind) {
@@ -260,7 +304,13 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
         return afterLinkOpened(item, step.next);
       case 'failed':
         console.warn(ALERTS.unsubscribeFailed, result);
-        window.alert(ALERTS.unsubscribeFailed);
+        toasts.show(
+          errorToast(
+            ALERTS.unsubscribeFailed,
+            () => void unsubscribe(item, { moveToTrash }),
+            `unsubscribe:${item.id}`,
+          ),
+        );
     }
   }
 
@@ -320,11 +370,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     block: (item) => block(item),
     confirmManual,
     askReauth,
-    reportFailure: (error) =>
-      fail(error, {
-        error: 'Error starting the action...',
-        failed: 'Failed to start the action. Please try again.',
-      }),
+    reportFailure: (error, retry) => fail('bulk', error, retry),
     dialogs,
   };
 }

@@ -27,6 +27,10 @@ const ref = (subscriptionId: string) => ({ subscriptionId });
 export const keepSubscription = (subscriptionId: string) =>
   api.post(API.keepSubscription, ref(subscriptionId), subscriptionSchema);
 
+/** After a Keep that lifted a block: the mail the block moved to the trash goes back (`restoredFromTrash`). */
+export const putBackFromTrash = (subscriptionId: string) =>
+  api.post(API.keepSubscription, { ...ref(subscriptionId), restoreFromTrash: true }, subscriptionSchema);
+
 /** Unsubscribes from a sender (POST /unsubscribe); the answer says what comes next (actions/unsubscribe-flow.ts). */
 export const unsubscribe = (subscriptionId: string, { confirmBlock, moveToTrash }: ActionOptions = {}) =>
   api.post(

@@ -15,8 +15,8 @@ import {
 } from '#contract/api.js';
 import { SCREENS } from '#contract/routes.js';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { useToasts } from '../../../components/toasts';
-import { wasAlerted } from '../../../lib/api-client';
+import { errorToast, useToasts } from '../../../components/toasts';
+import { failureText } from '../../../lib/api-client';
 import { TrashOption } from '../actions/trash-option';
 import { getSubscriptions } from '../api/list-query';
 import { itemsOfPages, senderName } from '../list/list-model';
@@ -227,8 +227,8 @@ export function SelectAllMatching({
       select(await fetchAllMatching(category, order, q));
     } catch (error) {
       console.warn('Failed to fetch subscriptions...', error);
-      if (!wasAlerted(error))
-        toasts.show({ text: 'Could not select every matching sender. Please try again.' });
+      const text = failureText('Could not select every matching sender...', error);
+      toasts.show(errorToast(text, () => void selectAllMatching(), 'select-all', error));
     } finally {
       setSelectingAll(false);
     }

@@ -37,13 +37,13 @@ export function useListBulk(
     return bulk.start(action, items.slice(0, BULK_MAX_SUBSCRIPTIONS), { moveToTrash });
   }
 
-  async function start(action: BulkAction) {
-    const items = selectedItems.slice(0, BULK_MAX_SUBSCRIPTIONS);
+  /** Starts `action` on the selection; a failure gives it back, and its Retry starts it on the same senders. */
+  async function start(action: BulkAction, items = selectedItems.slice(0, BULK_MAX_SUBSCRIPTIONS)) {
     select([]);
     try {
       await startOn(action, items);
     } catch (error) {
-      actions.reportFailure(error);
+      actions.reportFailure(error, () => void start(action, items));
       select(items);
     }
   }

@@ -43,26 +43,36 @@ function useFocusKeptFromFrame(show: boolean, frameRef: RefObject<HTMLIFrameElem
   }, [show, frameRef]);
 }
 
+/** What the preview says instead of (or above) the message, and whether Retry loads it (with `images`) again. */
+interface PreviewNote {
+  text: string;
+  retry: boolean;
+  images: boolean;
+}
+
 /**
  * The preview's state: `open` shows the modal and fetches the sanitized HTML, `load(true)` fetches it again
- * with the remote images, `close` hides it. Answers of an earlier opening (or of a closed modal) are dropped.
+ * with the remote images, `close` hides it. A failure shows in the modal as soon as its answer arrives
+ * (docs/decisions/098-failures-say-why.md). Answers of an earlier opening (or of a closed modal) are dropped.
  */
 function usePreview({ subscriptionId, message }: MessagePreviewProps) {
   const [show, setShow] = useState(false);
   const [html, setHtml] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [imagesLoaded, setImagesLoaded] = useState(false);
+  const [note, setNote] = useState<PreviewNote | null>(null);
   const generation = useRef(0);
 
   async function load(loadImages: boolean) {
     const mine = ++generation.current;
     setLoading(true);
+    setNote(null);
     try {
       const answer = await getMessagePreview({ subscriptionId, messageId: message.id, loadImages });
       if (mine !== generation.current) return;
       if (isEmptyPreview(answer)) {
-        // docs/product.md §5: the preview opens only for a non-empty answer.
-        if (!loadImages) close();
+        // docs/product.md §5: nothing to show; said in words rather than a modal that closes by itself.
+        if (!loadImages) setNote({ text: PREVIEW_NOT_FOUND, retry: false, images: false });
         return;
       }
       setHtml(answer);
@@ -70,16 +80,11 @@ function usePreview({ subscriptionId, message }: MessagePreviewProps) {
     } catch (error) {
       if (mine !== generation.current) return;
       const failure = previewFailure(error);
-      if (failure.kind === 'redirect') {
-        window.location.assign(failure.url);
-      } else if (failure.kind === 'not-found') {
-        close();
-        window.alert(PREVIEW_NOT_FOUND);
-      } else {
-        // docs/product.md §8: preview failures are only logged. A failed first load has nothing to show.
-        console.warn('Failed to fetch the message preview...', error);
-        if (!loadImages) close();
-      }
+      if (failure.kind === 'redirect') return window.location.assign(failure.url);
+      if (failure.kind === 'not-found')
+        return setNote({ text: PREVIEW_NOT_FOUND, retry: false, images: false });
+      console.warn('Failed to fetch the message preview...', error);
+      setNote({ text: failure.text, retry: true, images: loadImages });
     } finally {
       if (mine === generation.current) setLoading(false);
     }
@@ -87,6 +92,7 @@ function usePreview({ subscriptionId, message }: MessagePreviewProps) {
 
   function open() {
     setHtml(null);
+    setNote(null);
     setImagesLoaded(false);
     setShow(true);
     void load(false);
@@ -98,7 +104,7 @@ function usePreview({ subscriptionId, message }: MessagePreviewProps) {
     setLoading(false);
   }
 
-  return { show, html, setHtml, loading, imagesLoaded, load, open, close };
+  return { show, html, setHtml, loading, imagesLoaded, note, load, open, close };
 }
 
 /**
@@ -109,7 +115,7 @@ function usePreview({ subscriptionId, message }: MessagePreviewProps) {
 export function MessagePreview(props: MessagePreviewProps) {
   const titleId = useId();
   const subject = props.message.subject || '(no subject)';
-  const { show, html, setHtml, loading, imagesLoaded, load, open, close } = usePreview(props);
+  const { show, html, setHtml, loading, imagesLoaded, note, load, open, close } = usePreview(props);
   const frameRef = useRef<HTMLIFrameElement>(null);
   useFocusKeptFromFrame(show, frameRef);
 
@@ -140,6 +146,20 @@ export function MessagePreview(props: MessagePreviewProps) {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body className="p-0 message-preview-body">
+          {note && (
+            <div
+              className={`alert alert-${note.retry ? 'danger' : 'secondary'} m-3 d-flex flex-wrap align-items-center gap-2`}
+            >
+              <span role="alert" className="flex-grow-1">
+                {note.text}
+              </span>
+              {note.retry && (
+                <Button variant="outline-danger" size="sm" onClick={() => void load(note.images)}>
+                  Retry
+                </Button>
+              )}
+            </div>
+          )}
           {html !== null && (
             <iframe
               ref={frameRef}
@@ -159,7 +179,7 @@ export function MessagePreview(props: MessagePreviewProps) {
           )}
         </Modal.Body>
         <Modal.Footer>
-          {!imagesLoaded && (
+          {!imagesLoaded && (html !== null || note === null) && (
             <Button
               variant="outline-secondary"
               onClick={() => void load(true)}

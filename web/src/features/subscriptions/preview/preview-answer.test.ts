@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { isEmptyPreview, previewFailure } from './preview-answer';
+import { isEmptyPreview, PREVIEW_FAILED, previewFailure } from './preview-answer';
 
 describe('isEmptyPreview', () => {
   it("treats nothing, blanks and 'Messages not found' as empty", () => {
@@ -24,14 +24,22 @@ describe('previewFailure', () => {
     expect(previewFailure(error)).toEqual({ kind: 'redirect', url: '/auth/google' });
   });
 
-  it('alerts on a 404', () => {
+  it('says the message is gone on a 404', () => {
     expect(previewFailure(new ApiError(404, 'gone', { message: 'gone' }))).toEqual({ kind: 'not-found' });
   });
 
-  it('only logs anything else', () => {
-    expect(previewFailure(new ApiError(401, '', { message: 'no' }))).toEqual({ kind: 'log' });
-    expect(previewFailure(new ApiError(500, 'boom'))).toEqual({ kind: 'log' });
-    expect(previewFailure(new ApiError(0, ''))).toEqual({ kind: 'log' });
-    expect(previewFailure(new Error('x'))).toEqual({ kind: 'log' });
+  it("says why anything else failed, with the server's reason when it gave one", () => {
+    expect(previewFailure(new ApiError(502, 'Could not reach the mail server at imap.example:993.'))).toEqual(
+      {
+        kind: 'failed',
+        text: 'Failed to load the preview: Could not reach the mail server at imap.example:993.',
+      },
+    );
+    expect(previewFailure(new ApiError(401, '', { message: 'no' }))).toEqual({
+      kind: 'failed',
+      text: PREVIEW_FAILED,
+    });
+    expect(previewFailure(new ApiError(0, ''))).toEqual({ kind: 'failed', text: PREVIEW_FAILED });
+    expect(previewFailure(new Error('x'))).toEqual({ kind: 'failed', text: PREVIEW_FAILED });
   });
 });
