@@ -98,11 +98,13 @@ describe('subscription references', () => {
   it('reads subscriptionId, or messageId from older screens, and requires one', () => {
     expect(subscriptionRefBodySchema.parse({ messageId: 'a' })).toEqual({ subscriptionId: 'a' });
     expect(first(subscriptionRefBodySchema, {})).toBe('subscriptionId is required.');
+    // moveToTrash absent is the spec's default; false and true are the user's choice (decision 100).
     expect(blockingBodySchema.parse({ subscriptionId: 'a' })).toEqual({
       subscriptionId: 'a',
       confirmBlock: false,
-      moveToTrash: false,
+      moveToTrash: undefined,
     });
+    expect(blockingBodySchema.parse({ subscriptionId: 'a', moveToTrash: false }).moveToTrash).toBe(false);
   });
 });
 
