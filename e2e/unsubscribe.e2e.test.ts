@@ -84,6 +84,8 @@ describe('unsubscribing in the browser', () => {
     await confirm.getByRole('button', { name: 'Yes, Unsubscribed' }).click();
     await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
 
+    // No link: a block; with "Also move existing mail to Trash" ticked, its mail goes there now too.
+    await page.getByLabel('Also move existing mail to Trash').check();
     await page.getByRole('button', { name: 'Unsubscribe club@nolink.example' }).click();
     await row(page, 'club@nolink.example').waitFor({ state: 'detached' });
     await expect.poll(() => trashCount(yahoo)).toBe(1);
@@ -179,6 +181,8 @@ describe('unsubscribing in the browser', () => {
     await expect.poll(() => trashCount(yahoo)).toBe(1);
 
     await page.setViewportSize({ width: 375, height: 800 });
+    // Moving its existing mail (ticked) is what needs a yes for the personal-looking message.
+    await page.getByLabel('Also move existing mail to Trash').check();
     await page.getByRole('button', { name: 'Unsubscribe pat@mixed.example' }).click();
     const ask = page.getByRole('dialog').filter({ hasText: 'Block this sender?' });
     await ask
@@ -198,6 +202,9 @@ describe('unsubscribing in the browser', () => {
     const { page, yahoo } = await userWithMailbox();
     // The user revoked the app password at Yahoo after connecting.
     await dovecot.addUser({ user: yahoo, password: 'a revoked password' });
+    // Moving the sender's mail is what reaches the server (unticked, the block is only recorded until the
+    // next check, which then meets the refusal).
+    await page.getByLabel('Also move existing mail to Trash').check();
     await page.getByRole('button', { name: 'Unsubscribe club@nolink.example' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: 'Re-authentication Required' });
     await dialog
