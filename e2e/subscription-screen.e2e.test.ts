@@ -494,6 +494,37 @@ describe('many senders at once', () => {
     await row(page, 'paper@one.manual.example').waitFor();
     await expect(row(page, 'news@a.bulk.example').count()).resolves.toBe(0);
   });
+
+  it('blocks a selection after saying how many messages move, and undoes the whole block', async () => {
+    const { page, yahoo } = await userWithMailbox(
+      [
+        linkless('Club One', 'one@bulk-block.example', 1),
+        linkless('Club One', 'one@bulk-block.example', 2),
+        linkless('Club Two', 'two@bulk-block.example', 3),
+      ],
+      'two@bulk-block.example',
+    );
+    await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+    await page.getByText('2 selected:').waitFor();
+    await page
+      .getByRole('region', { name: 'Selected senders' })
+      .getByRole('button', { name: 'Block' })
+      .click();
+    // Even for two: a block moves mail at once, and says how much.
+    const ask = page.getByRole('dialog').filter({ hasText: 'Block 2 senders?' });
+    await ask
+      .getByText('Their future mail goes to Trash, and the 3 messages they sent are moved there now.')
+      .waitFor();
+    expect(await trashCount(yahoo)).toBe(0);
+    await ask.getByRole('button', { name: 'Block' }).click();
+    await page.locator('.bulk-summary').getByText('2 senders blocked').waitFor();
+    await expect.poll(() => trashCount(yahoo)).toBe(3);
+    await screenshot(page, 'screen-bulk-blocked-1280');
+
+    await page.getByRole('button', { name: /^Undo/ }).click();
+    await note(page, 'Unblocked 2 senders and moved 3 messages back').waitFor();
+    await expect.poll(() => trashCount(yahoo)).toBe(0);
+  });
 });
 
 /** Writes `count` subscription senders of the mailbox `email` straight into the product's database. */

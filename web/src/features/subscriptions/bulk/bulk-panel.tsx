@@ -1,5 +1,6 @@
 // The bulk action's bar and its progress and summary, and the offer to select every matching sender:
 // loaded with the first selection (a chunk of its own, so that the list's first load stays within its budget).
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
@@ -18,15 +19,19 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorToast, useToasts } from '../../../components/toasts';
 import { failureText } from '../../../lib/api-client';
 import { TrashOption } from '../actions/trash-option';
+import { subscriptionKeys } from '../api/keys';
 import { getSubscriptions } from '../api/list-query';
+import { unblockSubscription } from '../api/row-actions';
 import { itemsOfPages, senderName } from '../list/list-model';
 import {
   BULK_ACTION_LABELS,
   BULK_CONFIRM_FROM,
   bulkActionsFor,
+  bulkBlockText,
   bulkDoneText,
   bulkProgressText,
   bulkQuestion,
+  bulkUnblockedText,
   manualPage,
   OUTCOME_LABELS,
   summarize,
@@ -50,7 +55,8 @@ export function BulkBar({ category, selected, moveToTrash, onMoveToTrash, onStar
   if (count === 0) return null;
 
   function choose(action: BulkAction) {
-    if (count >= BULK_CONFIRM_FROM) setAsking(action);
+    // A block moves mail at once: always asked, with how much.
+    if (action === 'block' || count >= BULK_CONFIRM_FROM) setAsking(action);
     else onStart(action);
   }
 
@@ -86,7 +92,7 @@ export function BulkBar({ category, selected, moveToTrash, onMoveToTrash, onStar
       >
         <p className={asking === 'unsubscribe' ? 'mb-3' : 'mb-0'}>
           {asking === 'block'
-            ? 'Their future mail goes to Trash, and the mail they sent is moved there now.'
+            ? bulkBlockText(selected.reduce((sum, item) => sum + item.messageCount, 0))
             : asking === 'keep'
               ? 'They move to the Kept list.'
               : 'Each sender is asked to stop; senders with only a web page are listed for you at the end.'}
@@ -131,9 +137,12 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
           {run.finished ? 'Done' : bulkProgressText(run.action, run.done, run.total)}
         </h2>
         {run.finished && (
-          <Button size="sm" variant="outline-secondary" onClick={onClose}>
-            Close summary
-          </Button>
+          <div className="d-flex gap-2">
+            {run.action === 'block' && <UndoBulkBlock run={run} />}
+            <Button size="sm" variant="outline-secondary" onClick={onClose}>
+              Close summary
+            </Button>
+          </div>
         )}
       </div>
       {!run.finished && (
@@ -188,6 +197,50 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Undo of a whole bulk Block: each blocked sender unblocked, as a row's Undo does (the block lifted, its mail
+ * moved back), one after another; then one note of what came back.
+ */
+function UndoBulkBlock({ run }: { run: BulkRun }) {
+  const toasts = useToasts();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  const blocked = [...run.results.values()]
+    .filter((r) => r.outcome === 'blocked')
+    .map((r) => r.subscriptionId);
+  if (blocked.length === 0 || state === 'done') return null;
+
+  async function undoAll() {
+    setState('busy');
+    let senders = 0;
+    let restored = 0;
+    try {
+      for (const id of blocked) {
+        restored += (await unblockSubscription(id)).restoredFromTrash ?? 0;
+        senders += 1;
+      }
+      setState('done');
+      toasts.show({ text: bulkUnblockedText(senders, restored) });
+    } catch (error) {
+      setState('idle');
+      const text = failureText(
+        `Unblocked ${senders} of ${blocked.length} senders; the rest failed...`,
+        error,
+      );
+      toasts.show(errorToast(text, () => void undoAll(), `undo-bulk:${run.bulkId}`, error));
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists });
+    }
+  }
+
+  return (
+    <Button size="sm" variant="outline-primary" disabled={state === 'busy'} onClick={() => void undoAll()}>
+      {state === 'busy' ? 'Undoing…' : 'Undo'}
+      <span className="visually-hidden"> the block of {blocked.length} senders</span>
+    </Button>
   );
 }
 

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { BulkItemResult } from '#contract/api.js';
 import {
   bulkActionsFor,
+  bulkBlockText,
   bulkDoneText,
   bulkProgressText,
   bulkQuestion,
+  bulkUnblockedText,
   manualPage,
   summarize,
 } from './bulk-view';
@@ -66,5 +68,18 @@ describe('bulk actions', () => {
     );
     expect(manualPage(item('a', 'manual', ['javascript:alert(1)']))).toBeNull();
     expect(manualPage(item('b', 'one-click', ['https://b.example']))).toBeNull();
+  });
+});
+
+describe('a bulk Block', () => {
+  it('says how many messages it moves now, and what its Undo brought back', () => {
+    expect(bulkBlockText(52)).toBe(
+      'Their future mail goes to Trash, and the 52 messages they sent are moved there now.',
+    );
+    expect(bulkBlockText(1)).toBe(
+      'Their future mail goes to Trash, and the 1 message they sent is moved there now.',
+    );
+    expect(bulkUnblockedText(3, 52)).toBe('Unblocked 3 senders and moved 52 messages back');
+    expect(bulkUnblockedText(1, 0)).toBe('Unblocked 1 sender');
   });
 });

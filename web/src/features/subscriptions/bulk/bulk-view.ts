@@ -41,6 +41,19 @@ export function bulkQuestion(action: BulkAction, count: number): string {
   return `Block ${senders(count)}?`;
 }
 
+/** What a bulk Block does to mail, with the number of messages it moves now (the selected rows' counts). */
+export function bulkBlockText(messageCount: number): string {
+  const moved =
+    messageCount === 1 ? 'the 1 message they sent is' : `the ${messageCount} messages they sent are`;
+  return `Their future mail goes to Trash, and ${moved} moved there now.`;
+}
+
+/** A bulk Block undone: "Unblocked 3 senders and moved 52 messages back". */
+export function bulkUnblockedText(senderCount: number, restored: number): string {
+  const back = restored > 0 ? ` and moved ${restored} ${restored === 1 ? 'message' : 'messages'} back` : '';
+  return `Unblocked ${senders(senderCount)}${back}`;
+}
+
 /** Each outcome's line of the summary, in the order shown. */
 export const OUTCOME_LABELS: Record<BulkOutcome, (count: number) => string> = {
   'one-click': (n) => `${senders(n)} unsubscribed by one-click`,
