@@ -1,7 +1,8 @@
 // What an action did, said in words (the subscription screen's feedback): short notes in ONE live region
 // (role=status), so that a screen reader reads each once, wherever the action started. A note stays
-// TOAST_MS (longer while the pointer or the keyboard is on it, so that Undo can be reached), can be
-// dismissed, and may carry one action (Undo). A failure is an error note: marked by an icon (styles.css)
+// TOAST_MS (longer while the pointer or the keyboard is on it), can be dismissed, and may carry one action
+// (Undo, Put its mail back): a note with one stays until dismissed or LASTING_MS, so the way back is not
+// gone in a few seconds. A failure is an error note: marked by an icon (styles.css)
 // and, for screen readers, "Error:"; it stays until dismissed or ERROR_TOAST_MS, often with Retry
 // (docs/decisions/098-failures-say-why.md).
 import {
@@ -20,6 +21,8 @@ import { isStatus } from '../lib/api-client';
 export const TOAST_MS = 6000;
 /** The longest an error note stays (it is not held longer: 30 s at most). */
 export const ERROR_TOAST_MS = 30_000;
+/** How long a note with an action (Undo) stays unless dismissed: long enough to change one's mind. */
+export const LASTING_MS = 30_000;
 /** Notes shown at once; an older one gives way. */
 const MAX_TOASTS = 3;
 
@@ -108,6 +111,11 @@ export function ToastRegion() {
   );
 }
 
+/** How long a note stays unless dismissed: a failure and a note with a way back (Undo) 30 s, others 6 s. */
+export function noteLifetime(toast: Pick<ToastInput, 'error' | 'action'>): number {
+  return toast.error ? ERROR_TOAST_MS : toast.action ? LASTING_MS : TOAST_MS;
+}
+
 function ToastNote({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }) {
   const [held, setHeld] = useState(false);
   const dismissRef = useRef(onDismiss);
@@ -118,9 +126,9 @@ function ToastNote({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
   // biome-ignore lint/correctness/useExhaustiveDependencies: restarts for a new text of the same note
   useEffect(() => {
     if (toast.sticky || waiting) return;
-    const timer = setTimeout(() => dismissRef.current(), toast.error ? ERROR_TOAST_MS : TOAST_MS);
+    const timer = setTimeout(() => dismissRef.current(), noteLifetime(toast));
     return () => clearTimeout(timer);
-  }, [toast.sticky, toast.error, toast.text, waiting]);
+  }, [toast.sticky, toast.error, toast.action, toast.text, waiting]);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the note on screen; its buttons are the controls
     <div
