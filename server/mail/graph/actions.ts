@@ -1,3 +1,4 @@
+import { normalizeEmail } from '#contract/validation.js';
 import {
   INBOX_ORIGIN,
   type OutgoingMessage,
@@ -87,9 +88,12 @@ export async function senderMessages(
   if (before !== undefined) filter += ` and receivedDateTime lt ${new Date(before).toISOString()}`;
   const url = `/me/mailFolders/${enc(folderId)}/messages?$filter=${enc(filter)}&$select=id,receivedDateTime,from&$top=1000`;
   const found = await collect<SenderMessage>(ctx.client, url, [IMMUTABLE_IDS]);
-  return found
-    .filter((m) => m.from?.emailAddress?.address?.trim().toLowerCase() === address)
-    .map(({ id, receivedDateTime }) => ({ id, receivedDateTime }));
+  return (
+    found
+      // Matched in the one form every adapter uses (normalizeEmail's: also NFC, as `address` is).
+      .filter((m) => normalizeEmail(m.from?.emailAddress?.address ?? '') === address)
+      .map(({ id, receivedDateTime }) => ({ id, receivedDateTime }))
+  );
 }
 
 /**
