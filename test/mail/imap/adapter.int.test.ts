@@ -15,7 +15,7 @@ import { startImapProxy } from '#test/helpers/imap-proxy.js';
 import { type ImapTestUser, newImapUser } from '#test/helpers/imap-user.js';
 
 // The IMAP adapter against a real Dovecot (docs/decisions/009-vitest-for-every-tier.md): one server for the file, one user per test. Logins
-// that fail live in imap-verify.int.test.ts: Dovecot slows every later login from the same address.
+// that fail live in test/mail/imap/verify.int.test.ts: Dovecot slows every later login from the same address.
 
 const dovecot = withDovecot();
 const providers: MailProvider[] = [];
