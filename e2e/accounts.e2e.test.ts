@@ -171,6 +171,10 @@ describe('accounts in the browser', () => {
     const email = newEmail();
     await signUp(page, email, 'delete me please');
     await page.goto(`${product.url}/genie/settings`);
+    // Settings says which address the account uses, and that it is not confirmed yet.
+    const address = page.locator('.account-address');
+    await address.getByText(email, { exact: true }).waitFor();
+    await address.getByText(/^Not confirmed yet/).waitFor();
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Confirm Account Deletion').waitFor();

@@ -6,6 +6,7 @@ import { ALERTS } from '#contract/validation.js';
 import { ErrorState } from '../../components/error-state';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
+import { AccountAddress } from './account-address';
 import { useSettingsScreen, useUpdateSettings } from './api/settings';
 import { DeleteAccount } from './delete-account';
 import { Security } from './security';
@@ -42,6 +43,7 @@ export default function Settings() {
   return (
     <section className="settings">
       <PageHeader title="Settings" />
+      <AccountAddress />
       {failed ? (
         <ErrorState message={ALERTS.fetchSettingsFailed} onRetry={retry} />
       ) : settings === null ? (
