@@ -11,7 +11,12 @@ import type { Sender } from './sender.js';
 import { createSenderLock, type Operation } from './sender-lock.js';
 import { blockSender } from './steps/block.js';
 import { recordManualUnsubscribe } from './steps/confirm-manual.js';
-import { liftBlockForKeep, restoreTrashedAfterKeep, undoBlock } from './steps/lift-block.js';
+import {
+  liftAndRestoreBlock,
+  liftBlockForKeep,
+  restoreTrashedAfterKeep,
+  undoBlock,
+} from './steps/lift-block.js';
 import { trashAfterUnsubscribe } from './steps/trash.js';
 import { unsubscribeSender } from './steps/unsubscribe-sender.js';
 import { type ReserveUnsubscribe, unlimited, withTrialAllowance } from './trial-allowance.js';
@@ -174,12 +179,9 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       return runOnOwnSender(op, userId, subscriptionId, async (sender) => {
         // Asked with the Keep (the block still on: lifted and undone at once), or after a Keep that lifted
         // it (the block's moves are still known).
-        let restoredFromTrash: number | undefined;
-        let lifted = false;
-        if (restoreFromTrash && (await ctx.repo.blockRule(sender.mailbox.id, sender.address))) {
-          restoredFromTrash = (await undoBlock(ctx, { userId, sender })).restoredFromTrash ?? 0;
-          lifted = true;
-        } else {
+        let restoredFromTrash = restoreFromTrash ? await liftAndRestoreBlock(ctx, { userId, sender }) : null;
+        let lifted = restoredFromTrash !== null;
+        if (!lifted) {
           lifted = await liftBlockForKeep(ctx, { userId, sender });
           if (restoreFromTrash) restoredFromTrash = await restoreTrashedAfterKeep(ctx, { userId, sender });
         }
@@ -190,7 +192,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         return {
           ...item,
           ...(lifted ? { blockLifted: true } : {}),
-          ...(restoredFromTrash !== undefined ? { restoredFromTrash } : {}),
+          ...(restoredFromTrash !== null ? { restoredFromTrash } : {}),
           ...(restored > 0 ? { restoredFromScreener: restored } : {}),
         };
       });
