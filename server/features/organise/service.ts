@@ -217,23 +217,23 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       const sender = await ownSender(userId, senderId);
       if (!(await hasPremium(userId))) throw new PlanLimitError(RULE_MESSAGES.premium);
       if (sender.blocked) throw new ConflictError(RULE_MESSAGES.blocked);
-      const before = await repo.rule(sender.id);
       return withMailbox(sender.mailboxId, async (provider) => {
         const folder =
           wanted.folder === null ? null : await resolveFolder(provider, wanted.folder, options.dryRun);
+        const fields = {
+          ...ruleFieldsOf({ ...wanted, folder: folder?.path ?? null }),
+          folderName: folder?.name ?? null,
+        };
         if (options.dryRun) {
-          const rule = {
-            ...ruleFieldsOf({ ...wanted, folder: folder?.path ?? null }),
-            folderName: folder?.name ?? null,
-          };
           const task = {
             owner: sender.id,
             address: sender.address,
-            rule: { ...rule, providerRef: null, tracked: null },
+            rule: { ...fields, providerRef: null, tracked: null },
           };
-          return { rule, ...(await previewRule(provider, task, now())) };
+          return { rule: fields, ...(await previewRule(provider, task, now())) };
         }
         // The provider's filter follows the folder: kept when it files to the same one, else replaced.
+        const before = await repo.rule(sender.id);
         let providerRef = before?.providerRef ?? null;
         if (providerRef && before?.folder !== (folder?.path ?? null)) {
           await provider.removeBlockRule(providerRef);
@@ -242,13 +242,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         if (folder && !providerRef) {
           providerRef = (await provider.createFolderRule(sender.address, folder.path))?.ref ?? null;
         }
-        const rule: StoredRule = {
-          ...ruleFieldsOf({ ...wanted, folder: folder?.path ?? null }),
-          folderName: folder?.name ?? null,
-          providerRef,
-          nextDueAt: null,
-          tracked: null,
-        };
+        const rule: StoredRule = { ...fields, providerRef, nextDueAt: null, tracked: null };
         await repo.saveRule({ id: sender.id, mailboxId: sender.mailboxId }, rule, now());
         const run = await applyRule(
           provider,
