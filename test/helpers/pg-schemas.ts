@@ -13,8 +13,7 @@ import pg from 'pg';
 /** A fresh schema name, registered to be dropped at the end of the run. */
 export function testSchema(prefix: string): string {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const list = process.env.TEST_SCHEMA_LIST;
-  if (list) appendFileSync(list, `${name}\n`);
+  registerSchema(name);
   return name;
 }
 

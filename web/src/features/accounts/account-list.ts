@@ -57,9 +57,14 @@ export function screenerText(email: string, enabled: boolean, restored: number):
   return `Screener off for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
 }
 
-/** Mailboxes that need the user: a check that failed (Retry) or a password refused (Reconnect). */
+/** Whether a mailbox needs the user: a check that failed (Retry) or a password refused (Reconnect). */
+export function isTroubled(account: Pick<EmailAccount, 'status'>): boolean {
+  return account.status === 'error' || account.status === 'reauth';
+}
+
+/** The mailboxes that need the user. */
 export function troubledAccounts(accounts: readonly EmailAccount[] | null): EmailAccount[] {
-  return (accounts ?? []).filter((a) => a.status === 'error' || a.status === 'reauth');
+  return (accounts ?? []).filter(isTroubled);
 }
 
 /** Why a mailbox needs the user, in words: the server's reason when there is one. */

@@ -16,6 +16,7 @@ import { errorToast, useToasts } from '../../components/toasts';
 import { failureText } from '../../lib/api-client';
 import {
   filterAccounts,
+  isTroubled,
   providerName,
   removalText,
   SCREENER_HINT,
@@ -145,7 +146,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
             </Badge>
           )}
         </div>
-        {(account.status === 'reauth' || account.status === 'error') && <AccountProblem account={account} />}
+        {isTroubled(account) && <AccountProblem account={account} />}
         <Form.Check
           type="switch"
           role="switch"
@@ -166,7 +167,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
         </div>
       </div>
       <div className="d-flex flex-wrap gap-2">
-        {(account.status === 'reauth' || account.status === 'error') && <ProblemAction account={account} />}
+        {isTroubled(account) && <ProblemAction account={account} />}
         <Button variant="outline-danger" size="sm" onClick={onRemove} aria-describedby={emailId}>
           Remove
         </Button>
