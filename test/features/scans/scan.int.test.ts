@@ -7,7 +7,6 @@ import { createProviderFactory } from '#server/mail/index.js';
 import { MailConnectionError, type MailProvider } from '#server/mail/provider.js';
 import { withTestApp } from '#test/fixtures/app.js';
 import { withDovecot } from '#test/fixtures/peers.js';
-import { checkMailbox } from '#test/fixtures/sender-rules.js';
 import { Client, createTestApp, DIALECTS, uniqueEmail } from '#test/helpers/app.js';
 import { encodeMailboxName } from '#test/helpers/dovecot.js';
 import { daysAgo, rawMessage } from '#test/helpers/mail.js';
@@ -339,11 +338,18 @@ describe.each(DIALECTS)('connecting and scanning an IMAP mailbox on %s', (dialec
     await t.app.jobs.idle();
     expect((await client.get('/get-unsubscribe-emails')).json().data).toHaveLength(1);
 
-    // The user revokes the app password at Yahoo (in force once addUser resolves); the next check, run
-    // here directly rather than at the scheduler's phase, is refused.
+    // The user revokes the app password at Yahoo; the next check is refused.
     await dovecot.addUser({ user: email, password: 'a new app password' });
-    await checkMailbox(t);
-    expect((await client.get('/get-email-accounts')).json().data[0].status).toBe('reauth');
+    const scheduler = t.app.startScheduler();
+    try {
+      await expect
+        .poll(async () => (await client.get('/get-email-accounts')).json().data[0].status, {
+          timeout: 15_000,
+        })
+        .toBe('reauth');
+    } finally {
+      scheduler.stop();
+    }
     const res = await client.get('/get-unsubscribe-emails');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({
