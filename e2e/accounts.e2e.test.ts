@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { CONTACT_MESSAGES } from '#contract/validation.js';
+import { peersForThisFile } from '#test/fixtures/peers.js';
+import { startDnsFake } from '#test/helpers/dns-fake.js';
 import { isResetMail, readOutbox, resetTokenFrom } from '#test/helpers/outbox.js';
 import { NOTICES } from '../web/src/components/notice.js';
 import {
@@ -11,7 +13,18 @@ import {
   uniqueEmail,
 } from './harness.js';
 
-const { product, newPage: open } = productForThisFile();
+// The product's DNS (DNS_SERVERS) is a small server on 127.0.0.1 that publishes, for one domain, the RFC 6186
+// record of its IMAP server (at a public address the test never contacts): the add-mailbox form suggests it.
+const { mailDns } = peersForThisFile({
+  mailDns: () =>
+    startDnsFake({
+      '_imaps._tcp.mail-e2e.example.test': {
+        SRV: [{ priority: 0, weight: 0, port: 993, target: 'imap.mail-e2e.example.test' }],
+      },
+      'imap.mail-e2e.example.test': { A: ['93.184.216.34'] },
+    }),
+});
+const { product, newPage: open } = productForThisFile(() => ({ DNS_SERVERS: mailDns.address }));
 
 const newEmail = () => uniqueEmail('e2e');
 
@@ -284,6 +297,42 @@ describe('accounts in the browser', () => {
       .filter({ hasText: 'Signing in with your provider did not complete.' })
       .waitFor();
     await expect(page.getByText('Your account is locked.').count()).resolves.toBe(0);
+  });
+
+  it('fills the IMAP server from the address on the add-mailbox form, never over what was typed', async () => {
+    const page = await open();
+    await signUp(page, newEmail(), 'long enough password');
+    await page.goto(`${product.url}/add-mailbox?provider=imap`);
+    await page.getByLabel('Email').fill('joe@mail-e2e.example.test');
+    await page.getByLabel('App-Specific Password').focus();
+    const host = page.getByLabel('IMAP Server');
+    await expect.poll(() => host.inputValue()).toBe('imap.mail-e2e.example.test');
+    await expect(page.getByLabel('Port').inputValue()).resolves.toBe('993');
+    await expect(page.getByLabel('Use TLS (SSL)').isChecked()).resolves.toBe(true);
+    await page.getByText('Found in the DNS records of mail-e2e.example.test.').waitFor();
+    await screenshot(page, 'add-mailbox-suggested-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(horizontalOverflow(page)).resolves.toBe(0);
+    await screenshot(page, 'add-mailbox-suggested-375');
+
+    // A host typed before the address stays as typed, once the lookup has answered.
+    await page.goto(`${product.url}/add-mailbox?provider=imap`);
+    await page.getByLabel('IMAP Server').fill('imap.my-own.example');
+    await page.getByLabel('Email').fill('ann@mail-e2e.example.test');
+    const answered = page.waitForResponse((r) => r.url().includes('/mailbox-settings'));
+    await page.getByLabel('App-Specific Password').focus();
+    await expect((await answered).json()).resolves.toMatchObject({ source: 'srv' });
+    // The form takes the answer in the same turn; a moment more lets a wrong overwrite show.
+    await page.waitForTimeout(300);
+    await expect(host.inputValue()).resolves.toBe('imap.my-own.example');
+    await expect(page.getByText('Found in the DNS records').count()).resolves.toBe(0);
+
+    // A form that opens with the address (a reconnect's link) asks at once, without a blur.
+    await page.goto(
+      `${product.url}/add-mailbox?provider=imap&email=${encodeURIComponent('ann@mail-e2e.example.test')}`,
+    );
+    await expect.poll(() => host.inputValue()).toBe('imap.mail-e2e.example.test');
+    expect(mailDns.questions).toContain('SRV _imaps._tcp.mail-e2e.example.test');
   });
 
   it('shows the not-found screen for an unknown path', async () => {

@@ -44,6 +44,8 @@ export interface AppDeps {
   mailPoolIdleMs?: number;
   /** Resolver of mail server hosts, checked at every IMAP/SMTP connect (tests play DNS). */
   lookup?: HostLookup;
+  /** The port mail autoconfig files are fetched from (tests' local server; 443 otherwise). */
+  autoconfigPort?: number;
   /** Where the log goes instead of stdout (tests read it for secrets). */
   logStream?: NodeJS.WritableStream;
 }

@@ -204,7 +204,7 @@ const serverEnv = z
       mailFrom: e.MAIL_FROM,
       supportEmail: e.SUPPORT_EMAIL,
       authRateLimit: parseRate(e.AUTH_RATE_LIMIT),
-      /** Resolvers for the product's own DNS lookups (DKIM keys); null: the system's. */
+      /** Resolvers for the product's own DNS lookups (DKIM keys, mailbox settings); null: the system's. */
       dnsServers: e.DNS_SERVERS ?? null,
       /** Per signed-in user, over the calls that reach a mail server or a sender (one budget for all). */
       userRateLimit: parseRate(e.USER_RATE_LIMIT),

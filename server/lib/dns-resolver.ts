@@ -1,4 +1,5 @@
 import { promises as dns } from 'node:dns';
+import type { Resolver } from 'node:dns/promises';
 
 /** A lookup as mailauth calls it: the records of `rrtype` at `name`, like dns.promises.resolve. */
 export type DnsResolver = (name: string, rrtype: string) => Promise<string[][] | string[]>;
@@ -9,10 +10,22 @@ export type DnsResolver = (name: string, rrtype: string) => Promise<string[][] |
  * few seconds, so a sender whose DNS hangs cannot hold an unsubscribe.
  */
 export function createDnsResolver(servers: string | null): DnsResolver {
-  const resolver = new dns.Resolver({ timeout: 3000, tries: 2 });
+  const resolver = configuredResolver(servers, { timeoutMs: 3000, tries: 2 });
+  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
+}
+
+/**
+ * A node Resolver asking DNS_SERVERS (the system's resolvers when unset), each try given up after
+ * `timeoutMs`: the lookups behind a form (mailbox settings) wait less than a DKIM check may.
+ */
+export function configuredResolver(
+  servers: string | null,
+  options: { timeoutMs: number; tries: number },
+): Resolver {
+  const resolver = new dns.Resolver({ timeout: options.timeoutMs, tries: options.tries });
   const list = parseDnsServers(servers);
   if (list.length > 0) resolver.setServers(list);
-  return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
+  return resolver;
 }
 
 /** DNS_SERVERS as the list Resolver.setServers takes; throws on an entry that is not `host[:port]`. */

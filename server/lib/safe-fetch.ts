@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
-import { ForbiddenAddressError, resolvePublicHost } from './address-policy.js';
+import { ForbiddenAddressError, type HostLookup, resolvePublicHost } from './address-policy.js';
 
 // HTTP(S) requests to addresses someone else chose (a sender's unsubscribe link). The SSRF guard
 // runs inside the connector: the host is resolved, every address judged by address-policy, and the
@@ -25,6 +25,8 @@ export interface SafeRequestOptions {
   timeoutMs?: number;
   maxRedirects?: number;
   maxBodyBytes?: number;
+  /** How hosts are resolved before they are judged; the system resolver when absent. */
+  lookup?: HostLookup;
 }
 
 export interface SafeResponse {
@@ -40,11 +42,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const STRIPPED = new Set(['cookie', 'cookie2', 'authorization', 'proxy-authorization', 'host']);
 
 /** An undici dispatcher whose every connection is checked against the address policy. */
-export function guardedAgent(allowedHosts: ReadonlySet<string> = new Set()): Agent {
+export function guardedAgent(allowedHosts: ReadonlySet<string> = new Set(), lookup?: HostLookup): Agent {
   const base = buildConnector({});
   const connect: buildConnector.connector = (options, callback) => {
     const bare = options.hostname.replace(/^\[|\]$/g, '');
-    resolvePublicHost(bare, allowedHosts).then(
+    resolvePublicHost(bare, allowedHosts, lookup).then(
       (addresses) => {
         // Connect to the judged address; TLS still checks the certificate against the name asked for.
         const servername = options.servername || (isIP(bare) ? undefined : bare);
@@ -108,7 +110,7 @@ export async function safeRequest(
   }
 
   const signal = AbortSignal.timeout(timeoutMs);
-  const dispatcher = guardedAgent(allowedHosts);
+  const dispatcher = guardedAgent(allowedHosts, options.lookup);
   let url = new URL(input);
   try {
     for (let hop = 0; ; hop++) {

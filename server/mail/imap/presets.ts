@@ -61,6 +61,15 @@ const PROOF_DOMAINS: Readonly<Record<PresetProvider, readonly string[]>> = {
   protonmail: [],
 };
 
+/**
+ * The IMAP server of a preset provider that hosts addresses at `domain` (the built-in table the add-mailbox
+ * form's suggestion falls back on, features/mailbox-settings), or null.
+ */
+export function presetImapForDomain(domain: string): HostConfig | null {
+  const provider = PRESET_PROVIDERS.find((p) => PROOF_DOMAINS[p].includes(domain));
+  return provider ? { ...PRESETS[provider].imap } : null;
+}
+
 /** Whether a working login at `provider`'s own server proves that `email` belongs to the user. */
 export function loginProvesAddress(provider: string, email: string): boolean {
   if (!Object.hasOwn(PROOF_DOMAINS, provider)) return false;

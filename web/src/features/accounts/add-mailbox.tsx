@@ -9,6 +9,7 @@ import {
   addMailboxTitle,
   isAppPasswordProvider,
   providerById,
+  providerDomainError,
 } from '#contract/providers.js';
 import { SCREENS } from '#contract/routes.js';
 import {
@@ -30,7 +31,9 @@ import { ruleSchema, useSchemaForm } from '../../components/form-schema';
 import { RequireSession } from '../../components/require-session';
 import { isStatus } from '../../lib/api-client';
 import { useGoTo } from '../../lib/navigation';
+import { forgetSignupAddress, signupAddress } from '../../lib/signup-address';
 import { addMailbox } from './api/add-mailbox';
+import { useServerSuggestion } from './use-server-suggestion';
 
 // The heading, the help link, the address rule and the server fields of each provider are its row in
 // contract/providers.ts.
@@ -42,6 +45,15 @@ function providerOf(value: string | null): AppPasswordProvider | null {
   return isAppPasswordProvider(provider) ? provider : null;
 }
 
+/**
+ * The address typed at sign-up (lib/signup-address.ts) when it can be this provider's: a gmail.com address
+ * is not offered to the Yahoo form.
+ */
+function prefilledAddress(provider: AppPasswordProvider | null): string {
+  const typed = signupAddress();
+  return typed && (!provider || !providerDomainError(provider, typed)) ? typed : '';
+}
+
 /** /add-mailbox?provider=… (docs/product.md §2 Add mailbox screen): connect a mailbox with an app password. */
 export default function AddMailbox() {
   const [params] = useSearchParams();
@@ -49,7 +61,11 @@ export default function AddMailbox() {
   return (
     <RequireSession>
       {/* Another provider is another form, with its own defaults. */}
-      <AddMailboxForm key={provider ?? ''} provider={provider} initialEmail={params.get('email') ?? ''} />
+      <AddMailboxForm
+        key={provider ?? ''}
+        provider={provider}
+        initialEmail={params.get('email') ?? prefilledAddress(provider)}
+      />
     </RequireSession>
   );
 }
@@ -121,6 +137,12 @@ function AddMailboxForm({
     secure: defaults?.secure ?? true,
   });
   const goTo = useGoTo();
+  // Any IMAP server: the host, port and TLS are suggested from the address's domain when the user leaves
+  // the Email field (never over what they typed).
+  const suggestion = useServerSuggestion(form, {
+    enabled: server?.asks === 'required',
+    defaultPort: String(defaults?.port ?? TLS_PORT),
+  });
 
   const help = row?.addMailbox?.help;
   const title = addMailboxTitle(provider);
@@ -133,6 +155,7 @@ function AddMailboxForm({
     run: async (values) => {
       if (!provider) return;
       const { redirectUrl } = await addMailbox(provider, bodyOf(values, server));
+      forgetSignupAddress();
       goTo(redirectUrl || SCREENS.subscriptions);
     },
   });
@@ -153,7 +176,7 @@ function AddMailboxForm({
           label="Email"
           type="email"
           autoComplete="email"
-          registration={form.register('email')}
+          registration={form.register('email', { onBlur: suggestion.onEmailBlur })}
         />
         <Form.Group className="mb-3" controlId="mailbox-app-password">
           <Form.Label>App-Specific Password</Form.Label>
@@ -166,7 +189,7 @@ function AddMailboxForm({
             </Form.Text>
           )}
         </Form.Group>
-        {defaults && <ServerSettings note={server?.note} form={form} />}
+        {defaults && <ServerSettings note={server?.note} suggested={suggestion.note} form={form} />}
         <SubmitButton busy={busy} disabled={!provider} label="Add Account" busyLabel="Adding..." />
       </Form>
     </AuthCard>
@@ -178,9 +201,12 @@ function AddMailboxForm({
  */
 function ServerSettings({
   note,
+  suggested,
   form,
 }: {
   note: string | undefined;
+  /** Where the IMAP server filled in came from, while the field holds it. */
+  suggested: string | null;
   form: ReturnType<typeof useSchemaForm<MailboxSchema>>;
 }) {
   const [secureTouched, setSecureTouched] = useState(false);
@@ -217,6 +243,10 @@ function ServerSettings({
           />
         </Form.Group>
       </div>
+      {/* Present from the start, so a screen reader announces the suggestion when it arrives. */}
+      <p className="small text-muted mt-1 mb-0" aria-live="polite">
+        {suggested}
+      </p>
       <Form.Check
         type="switch"
         role="switch"
