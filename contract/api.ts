@@ -10,11 +10,13 @@
 // One file per part of the API under contract/api/; this entry is what both sides import.
 
 export * from './api/accounts.js';
+export * from './api/activity.js';
 export * from './api/billing.js';
 export * from './api/blog.js';
 export * from './api/bulk.js';
 export * from './api/export.js';
 export * from './api/insights.js';
+export * from './api/mailbox-settings.js';
 export * from './api/mailboxes.js';
 export * from './api/oauth.js';
 export * from './api/public-config.js';

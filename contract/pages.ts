@@ -137,6 +137,7 @@ export const SIGNED_IN_PAGES = {
   settings: { path: SCREENS.settings, title: 'Settings' },
   rules: { path: SCREENS.rules, title: 'Rules' },
   insights: { path: SCREENS.insights, title: 'Insights' },
+  activity: { path: SCREENS.activity, title: 'Activity' },
 } as const satisfies Record<string, { path: string; title: string }>;
 
 /** The not-found screen's title (any path no screen has). */

@@ -28,6 +28,8 @@ export const API = {
   sessions: '/account/sessions',
   session: (id: string) => `/account/sessions/${encodeURIComponent(id)}`,
   revokeOtherSessions: '/account/sessions/revoke-others',
+  /** POST {currentPassword, newPassword}: keeps this session, ends the others. */
+  changePassword: '/account/password',
   emailVerification: '/auth/email-verification',
   google: '/auth/google',
   outlook: '/auth/outlook',
@@ -49,6 +51,8 @@ export const API = {
   updateSettings: '/update-settings',
   /** The weekly report's RFC 8058 one-click unsubscribe (?token=): POST turns it off, GET shows a page. */
   reportUnsubscribe: '/report/unsubscribe',
+  /** GET: the signed-in user's report as it would be sent now, and when it is sent (nothing is mailed). */
+  reportPreview: '/report/preview',
   /** Everything stored about the user (JSON), and the subscription list (CSV): downloads. */
   exportJson: '/export',
   exportCsv: '/export.csv',
@@ -62,6 +66,8 @@ export const API = {
   deleteEmailAccount: '/delete-email-account',
   /** POST {email}: check one mailbox now (its banner's Retry, Email Accounts' "Check now"). */
   checkMailbox: '/mailboxes/check',
+  /** GET ?email=: the IMAP server suggested for an address at "another IMAP host" (decision 103). */
+  mailboxSettings: '/mailbox-settings',
   subscriptions: '/get-unsubscribe-emails',
   keepSubscription: '/keep-subscription',
   unsubscribe: '/unsubscribe',
@@ -86,6 +92,9 @@ export const API = {
   mailboxFolders: '/mailbox-folders',
   /** PUT {email, enabled}: the Screener of one mailbox. */
   screener: '/screener',
+  /** GET: what the product did to the user's mail, newest first; POST …/:id/undo undoes one. */
+  activity: '/activity',
+  activityUndo: (id: string) => `/activity/${encodeURIComponent(id)}/undo`,
   health: '/healthz',
   /** The blog (docs/product.md §7): every post's card, and one post with its markdown. */
   blogPosts: '/get-blog-posts',
@@ -123,6 +132,7 @@ export const SCREENS = {
   billing: '/genie/billing',
   rules: '/genie/rules',
   insights: '/genie/insights',
+  activity: '/genie/activity',
 } as const;
 
 /** Path prefixes that belong to the API, never to the SPA (used by the server's SPA fallback). */
@@ -138,6 +148,7 @@ export const API_PREFIXES = [
   '/report/',
   '/export',
   '/export.csv',
+  '/activity',
   '/insights',
   '/send-email',
   '/unsubscribe',
@@ -148,6 +159,7 @@ export const API_PREFIXES = [
   '/mailboxes/',
   '/sender-rules',
   '/mailbox-folders',
+  '/mailbox-settings',
   '/screener',
   '/socket.io',
   '/healthz',

@@ -3,6 +3,8 @@ import type { AppDeps } from './app.js';
 import { checkpointAfterDelete } from './db/index.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { type AccountsService, createAccountsService, sessionIdOf } from './features/accounts/service.js';
+import { activityLog } from './features/activity/repository.js';
+import { createActivityService } from './features/activity/service.js';
 import { type BillingService, createBillingService } from './features/billing/service.js';
 import { createContentfulSource } from './features/blog/contentful-source.js';
 import { createMarkdownSource, defaultBlogDir, loadMarkdownPosts } from './features/blog/markdown-source.js';
@@ -13,6 +15,7 @@ import { createExportRepository } from './features/export/repository.js';
 import { createExportService } from './features/export/service.js';
 import { createInsightsRepository } from './features/insights/repository.js';
 import { createInsightsService } from './features/insights/service.js';
+import { createMailboxSettingsService } from './features/mailbox-settings/service.js';
 import { createMailboxesService, saveMailboxSecret } from './features/mailboxes/service.js';
 import { createOAuthService } from './features/oauth/service.js';
 import { createOrganiseService } from './features/organise/service.js';
@@ -29,7 +32,7 @@ import { SESSION_COOKIE } from './http/plugins/session.js';
 import { createJobQueue, type JobHandlers, type JobQueue } from './jobs/index.js';
 import { parseHostList } from './lib/address-policy.js';
 import { keyedHasher, SecretBox } from './lib/crypto.js';
-import { createDnsResolver } from './lib/dns-resolver.js';
+import { configuredResolver, createDnsResolver } from './lib/dns-resolver.js';
 import { attachLive } from './live/index.js';
 import { openLivePool } from './live/pool.js';
 import { createProviderFactory } from './mail/index.js';
@@ -144,8 +147,11 @@ function buildMailServices({ app, deps, repos, later }: Base, secrets: SecretBox
       trialKey: keyedHasher(config.secretKey, 'trial usage'),
     }),
   );
+  // What moved the user's mail, for the Activity screen: written by organise, unsubscribe and bulk.
+  const activityLogged = activityLog(repos.activity);
   const organise = createOrganiseService({
     repos,
+    activity: activityLogged,
     providers,
     hasPremium: (userId) => billing.hasActiveSubscription(userId),
     log: app.log,
@@ -153,6 +159,7 @@ function buildMailServices({ app, deps, repos, later }: Base, secrets: SecretBox
   const unsubscribe = createUnsubscribeService({
     repos,
     organise,
+    activity: activityLogged,
     providers,
     subscriptions,
     allowedHosts: parseHostList(config.unsubscribeAllowedHosts),
@@ -160,7 +167,8 @@ function buildMailServices({ app, deps, repos, later }: Base, secrets: SecretBox
     log: app.log,
     reserveUnsubscribe: billing.reserveUnsubscribe,
   });
-  return { providers, subscriptions, billing, organise, unsubscribe };
+  const activity = createActivityService({ repo: repos.activity, unsubscribe, organise });
+  return { providers, subscriptions, billing, organise, unsubscribe, activity, activityLogged };
 }
 
 /** socket.io on the app's server, across instances through PostgreSQL when there is one. */
@@ -192,7 +200,7 @@ async function buildJobServices(
 ) {
   const { app, deps, mailer, repos, later } = base;
   const { config, db } = deps;
-  const { providers, subscriptions, billing, organise, unsubscribe } = mail;
+  const { providers, subscriptions, billing, organise, unsubscribe, activityLogged } = mail;
   const scans = createScansService({
     repos,
     providers,
@@ -206,6 +214,7 @@ async function buildJobServices(
   const bulk = createBulkService({
     repos,
     unsubscribe,
+    activity: activityLogged,
     live,
     enqueue: (bulkId) => later.jobs.get().enqueue('bulk-action', { bulkId }, { key: `bulk:${bulkId}` }),
     log: app.log,
@@ -254,7 +263,13 @@ function buildMailboxServices(
     mailboxRemoved: (mailboxId) => later.mailPool.get().evict(mailboxId),
   });
   const oauth = createOAuthService({ config, accounts, mailboxes });
-  return { mailboxes, oauth };
+  // The add-mailbox form's suggestion: DNS with one short try, so a silent domain cannot hold the form.
+  const mailboxSettings = createMailboxSettingsService({
+    resolver: configuredResolver(config.dnsServers, { timeoutMs: 1500, tries: 1 }),
+    allowedHosts: parseHostList(config.imapAllowedHosts),
+    autoconfigPort: deps.autoconfigPort,
+  });
+  return { mailboxes, oauth, mailboxSettings };
 }
 
 /**
@@ -323,7 +338,7 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
   const mail = buildMailServices(base, account.secrets);
   const { livePool, live } = await buildLive(base, account.accounts);
   const work = await buildJobServices(base, mail, live);
-  const { mailboxes, oauth } = buildMailboxServices(base, account, mail, work.requestScan);
+  const { mailboxes, oauth, mailboxSettings } = buildMailboxServices(base, account, mail, work.requestScan);
   const { blog, blogDir } = await buildBlog(base);
   const { mailPool, preview, dataExport, insights } = buildReadServices(
     base,
@@ -339,9 +354,11 @@ export async function createServices(app: FastifyInstance, deps: AppDeps) {
     billing: mail.billing,
     unsubscribe: mail.unsubscribe,
     organise: mail.organise,
+    activity: mail.activity,
     scans: work.scans,
     bulk: work.bulk,
     mailboxes,
+    mailboxSettings,
     oauth,
     blog,
     blogDir,

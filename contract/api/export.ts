@@ -136,6 +136,19 @@ export const exportBulkActionSchema = z.object({
   finishedAt: time,
 });
 
+export const exportActivitySchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  senderId: z.string().nullable(),
+  bulkId: z.string().nullable(),
+  bulkAction: z.string().nullable(),
+  bulkTotal: z.number().nullable(),
+  byCheck: z.boolean(),
+  moved: z.number(),
+  at: z.string(),
+  undoneAt: time,
+});
+
 export const exportBulkItemSchema = z.object({
   bulkId: z.string(),
   position: z.number(),
@@ -197,6 +210,7 @@ export const dataExportSchema = z.object({
   unsubscribeReceipts: z.array(exportUnsubscribeReceiptSchema),
   bulkActions: z.array(exportBulkActionSchema),
   bulkItems: z.array(exportBulkItemSchema),
+  activity: z.array(exportActivitySchema),
 });
 export type DataExport = z.infer<typeof dataExportSchema>;
 export type ExportMailbox = z.infer<typeof exportMailboxSchema>;

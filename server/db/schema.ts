@@ -10,6 +10,7 @@ import type {
   UsersTable,
   WeeklyReportsTable,
 } from './schema/accounts.js';
+import type { ActivityTable } from './schema/activity.js';
 import type { BillingAccountsTable, StripeEventsTable, TrialUsageTable } from './schema/billing.js';
 import type {
   MailboxesTable,
@@ -39,6 +40,7 @@ import type {
 // Times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite); booleans are 0/1 integers so one
 // schema serves both dialects.
 export type * from './schema/accounts.js';
+export type * from './schema/activity.js';
 export type * from './schema/billing.js';
 export type * from './schema/mail.js';
 export type * from './schema/organise.js';
@@ -62,6 +64,7 @@ export interface Database {
   block_rules: BlockRulesTable;
   sender_rules: SenderRulesTable;
   moved_messages: MovedMessagesTable;
+  activity: ActivityTable;
   unsubscribe_flights: UnsubscribeFlightsTable;
   scanned_messages: ScannedMessagesTable;
   mailboxes: MailboxesTable;

@@ -4,6 +4,9 @@ import type { Db } from './index.js';
 // The read and recent counts of senders (read_count, read_known, read_rank, recent_count), which the scans
 // repository keeps up to date as batches add message references and after each scan or check.
 
+/** "Messages a month" counts the mail of the 90 days before the scan or check (the API shows a third). */
+export const RECENT_WINDOW_MS = 90 * 86_400_000;
+
 /**
  * The sort key of "least read first" (senders.read_rank) from a read and a known count: read per mille,
  * 1001 while nothing is known, so the unknown come last. Integer division in both dialects.
@@ -57,7 +60,7 @@ export async function recountSenders(db: Db, mailboxId: string, since: number): 
         count(m.seen) as read_known,
         coalesce(sum(case when m.date >= ${since} then 1 else 0 end), 0) as recent_count
       from senders s
-      left join messages m on m.sender_id = s.id
+      left join messages m on m.sender_id = s.id and m.gone = 0
       where s.mailbox_id = ${mailboxId}
       group by s.id
     ) as a

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.js';
 import { createAccountsRepository } from './accounts/repository.js';
+import { createActivityRepository } from './activity/repository.js';
 import { createBillingRepository } from './billing/repository.js';
 import { createBulkRepository } from './bulk/repository.js';
 import { createMailboxesRepository } from './mailboxes/repository.js';
@@ -18,6 +19,7 @@ import { createUnsubscribeRepository } from './unsubscribe/repository.js';
 export function createRepositories(db: Db) {
   return {
     accounts: createAccountsRepository(db),
+    activity: createActivityRepository(db),
     billing: createBillingRepository(db),
     bulk: createBulkRepository(db),
     mailboxes: createMailboxesRepository(db),

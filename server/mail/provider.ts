@@ -94,12 +94,13 @@ export interface MailProvider {
   send(message: OutgoingMessage): Promise<SendResult>;
   /**
    * Moves the existing mail of a sender (every scanned folder) to the trash. `onMoved` is told, as each
-   * group of messages lands there, where each one went and where it came from, so that restoreFromTrash
-   * can move it back (what was moved before a failure is reported too).
+   * group of messages lands there, where each one went, where it came from and the id it had there
+   * (`previous`), so that restoreFromTrash can move it back and the product's references follow it (what
+   * was moved before a failure is reported too).
    */
   moveToTrash(
     query: { from: string },
-    onMoved?: (moved: TrashedMessage[]) => Promise<void>,
+    onMoved?: (moved: MovedMessage[]) => Promise<void>,
   ): Promise<TrashResult>;
   /**
    * Moves messages moveToTrash put in the trash back to where they came from (undoing a block). Messages no
@@ -112,7 +113,7 @@ export interface MailProvider {
     from: string;
     messages: TrashedMessage[];
     ruleSince?: number;
-    /** As restoreMoved's: the messages whose id the move back changed (IMAP). */
+    /** As restoreMoved's: every message moved back, group by group. */
     onRestored?: (moved: MovedMessage[]) => Promise<void>;
   }): Promise<RestoreResult>;
   /**
@@ -149,8 +150,8 @@ export interface MailProvider {
   /**
    * Puts back messages moveMessages sent to `destination`: only those still there move (to their origin;
    * to the inbox when the origin is gone); the others are counted `missing`. `onRestored` hears, group by
-   * group, of the messages whose id the move back changed (IMAP): `id` the new one, `origin` the folder
-   * it went back to, `previous` the id it had at the destination.
+   * group, of every message moved back: `id` its id now, `origin` the folder it went back to, `previous`
+   * the id it had at the destination (the same id where the provider's ids do not change with folders).
    */
   restoreMoved(
     messages: TrashedMessage[],

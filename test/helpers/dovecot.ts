@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,10 +161,21 @@ namespace inbox {
         () => true,
         () => false,
       );
+      const before = existed ? (await stat(file)).mtimeMs : 0;
       await writeFile(file, `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
-      // Dovecot looks at a passwd-file again at most once a second: a changed password is in force
-      // only from the next second on, so a rewrite resolves once it is.
-      if (existed) await new Promise((r) => setTimeout(r, 1100));
+      if (!existed) return;
+      // Dovecot reads a passwd-file again when its mtime (whole seconds) changes, at most once a second.
+      // A rewrite within the second of the last write would keep the mtime Dovecot has seen: it is moved
+      // on explicitly, and the rewrite resolves only once Dovecot takes the new password.
+      const mtime = new Date(Math.max(Date.now(), before + 2000));
+      await utimes(file, mtime, mtime);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 1100));
+        const ok = await dovecot.withClient({ user, password }, async () => true).catch(() => false);
+        if (ok) return;
+        if (Date.now() > deadline) throw new Error(`Dovecot did not take the new password of ${user}`);
+      }
     },
     async deliver(user, folder, raw, flags = '') {
       const home = path.join(mailRoot, user);

@@ -1,5 +1,7 @@
 import { prettifyError, type z } from 'zod';
 import {
+  activityQuerySchema,
+  activityResponseSchema,
   addMailboxBodySchema,
   authResponseSchema,
   billingStateSchema,
@@ -10,6 +12,7 @@ import {
   bulkActionBodySchema,
   bulkStartedSchema,
   bulkStatusSchema,
+  changePasswordBodySchema,
   checkMailboxBodySchema,
   checkMailboxResponseSchema,
   codeBodySchema,
@@ -27,6 +30,8 @@ import {
   keepBodySchema,
   mailboxFoldersQuerySchema,
   mailboxFoldersResponseSchema,
+  mailboxSettingsQuerySchema,
+  mailboxSettingsResponseSchema,
   messageResponseSchema,
   messagesBySenderBodySchema,
   passkeyAuthenticationBodySchema,
@@ -42,6 +47,7 @@ import {
   putSenderRuleResponseSchema,
   recoveryCodesSchema,
   removeMailboxBodySchema,
+  reportPreviewSchema,
   resetPasswordBodySchema,
   senderRulesResponseSchema,
   sessionListSchema,
@@ -52,6 +58,7 @@ import {
   signupBodySchema,
   statusResponseSchema,
   subscriptionListResponseSchema,
+  subscriptionMessagesQuerySchema,
   subscriptionMessagesResponseSchema,
   subscriptionRefBodySchema,
   subscriptionSchema,
@@ -59,6 +66,7 @@ import {
   subscriptionsResponseSchema,
   totpSetupSchema,
   totpStatusSchema,
+  undoActivityResponseSchema,
   unsubscribeResultSchema,
   urlResponseSchema,
   webauthnOptionsSchema,
@@ -131,6 +139,7 @@ export const ROUTES = {
   'GET /subscription-status/': ok(statusResponseSchema),
   'GET /get-settings': ok(settingsSchema),
   'PUT /update-settings': ok(settingsSchema, { body: settingsUpdateSchema }),
+  'GET /report/preview': ok(reportPreviewSchema),
   'DELETE /delete-account': ok(messageResponseSchema),
 
   // Second factors and sessions
@@ -148,10 +157,12 @@ export const ROUTES = {
   'GET /account/sessions': ok(sessionListSchema),
   'DELETE /account/sessions/:id': ok(messageResponseSchema, { params: ['id'] as const }),
   'POST /account/sessions/revoke-others': ok(messageResponseSchema),
+  'POST /account/password': ok(messageResponseSchema, { body: changePasswordBodySchema }),
 
   // Mailboxes
   ...addMailboxRoutes,
   'GET /get-email-accounts': ok(emailAccountsResponseSchema),
+  'GET /mailbox-settings': ok(mailboxSettingsResponseSchema, { query: mailboxSettingsQuerySchema }),
   'DELETE /delete-email-account': ok(messageResponseSchema, { body: removeMailboxBodySchema }),
   'POST /mailboxes/check': {
     status: 202 as const,
@@ -174,7 +185,10 @@ export const ROUTES = {
   'POST /block-subscription': ok(subscriptionSchema, { body: blockingBodySchema }),
   'POST /review-subscription': ok(subscriptionSchema, { body: subscriptionRefBodySchema }),
   'POST /unblock-subscription': ok(subscriptionSchema, { body: subscriptionRefBodySchema }),
-  'GET /get-subscriptions/:id': ok(subscriptionMessagesResponseSchema, { params: ['id'] as const }),
+  'GET /get-subscriptions/:id': ok(subscriptionMessagesResponseSchema, {
+    params: ['id'] as const,
+    query: subscriptionMessagesQuerySchema,
+  }),
   'POST /get-messages-by-sender-address': ok(subscriptionMessagesResponseSchema, {
     body: messagesBySenderBodySchema,
   }),
@@ -194,6 +208,10 @@ export const ROUTES = {
   }),
   'GET /mailbox-folders': ok(mailboxFoldersResponseSchema, { query: mailboxFoldersQuerySchema }),
   'PUT /screener': ok(putScreenerResponseSchema, { body: putScreenerBodySchema }),
+
+  // The activity history
+  'GET /activity': ok(activityResponseSchema, { query: activityQuerySchema }),
+  'POST /activity/:id/undo': ok(undoActivityResponseSchema, { params: ['id'] as const }),
 
   // Billing, export, insights
   'POST /get-monthly-payment-link': ok(urlResponseSchema, { body: paymentLinkBodySchema }),

@@ -25,6 +25,8 @@ const NO_BODY = [
   'DELETE /delete-account',
   // Ends a sender's rule; what else to do is the query's (`?restore=true`).
   'DELETE /sender-rules/:subscriptionId',
+  // Undoes one entry of the activity history, named by the path.
+  'POST /activity/:id/undo',
   'POST /stripe/webhook',
   // The weekly report's RFC 8058 one-click: List-Unsubscribe=One-Click, form-encoded, read raw.
   'POST /report/unsubscribe',

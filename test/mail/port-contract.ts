@@ -186,7 +186,14 @@ export function describePortContract(name: string, harness: PortHarness): void {
         expect(await box.provider.moveMessages(now, destination)).toEqual({ moved: 0, calls: 0 });
 
         await box.remove({ folder: folder.path }, 'Deal 1');
-        expect(await box.provider.restoreMoved(moved, destination)).toEqual({ restored: 2, missing: 1 });
+        const back = collector<MovedMessage>();
+        expect(await box.provider.restoreMoved(moved, destination, back.onMoved)).toEqual({
+          restored: 2,
+          missing: 1,
+        });
+        // onRestored hears of every message moved back, by the id it had in the folder (none of the missing).
+        expect(back.moved).toHaveLength(2);
+        for (const m of back.moved) expect(moved.map((x) => x.id)).toContain(m.previous);
         expect(await box.subjects('inbox')).toEqual(['Deal 2', 'Hi']);
         expect(await box.subjects({ folder: weekly })).toEqual(['Deal 3']);
         expect(await box.subjects({ folder: folder.path })).toEqual([]);
@@ -252,20 +259,30 @@ export function describePortContract(name: string, harness: PortHarness): void {
         expect(await box.subjects('inbox')).toEqual(inbox);
 
         // The block (moveToTrash) and its undo (restoreFromTrash): records of where each went and came from.
-        const blocked = collector<TrashedMessage>();
+        const before = await box.provider.findSenderMessages({ from: DEALS, scope: 'mail' });
+        const blocked = collector<MovedMessage>();
         expect(await box.provider.moveToTrash({ from: DEALS }, blocked.onMoved)).toEqual({
           moved: 2,
           calls: 1,
         });
+        // Where each went, where it came from, and its id there (the product's references follow it).
         expect(blocked.moved.map((m) => Object.keys(m).sort())).toEqual([
-          ['id', 'origin'],
-          ['id', 'origin'],
+          ['id', 'origin', 'previous'],
+          ['id', 'origin', 'previous'],
         ]);
+        expectMoves(blocked.moved, before);
         expect(await box.subjects('trash')).toEqual(['Deal 1', 'Deal 2']);
-        expect(await box.provider.restoreFromTrash({ from: DEALS, messages: blocked.moved })).toEqual({
-          restored: 2,
-          missing: 0,
-        });
+        const unblocked = collector<MovedMessage>();
+        expect(
+          await box.provider.restoreFromTrash({
+            from: DEALS,
+            messages: blocked.moved.map(({ id, origin }) => ({ id, origin })),
+            onRestored: unblocked.onMoved,
+          }),
+        ).toEqual({ restored: 2, missing: 0 });
+        expect(sorted(unblocked.moved.map((m) => m.previous))).toEqual(
+          sorted(blocked.moved.map((m) => m.id)),
+        );
         expect(await box.subjects('trash')).toEqual([]);
         expect(await box.subjects('inbox')).toEqual(inbox);
       });

@@ -21,6 +21,7 @@ import * as m0019 from './0019_weekly_report.js';
 import * as m0020 from './0020_insights_stamp_index.js';
 import * as m0021 from './0021_account_proofs_and_mail_budget.js';
 import * as m0022 from './0022_second_factors_passkeys_and_sessions.js';
+import * as m0023 from './0023_activity_and_mail_that_moved.js';
 
 // One file per migration, named for what it changes. Migrations live in code (not .sql files) so one
 // definition builds both SQLite and PostgreSQL and the compiled server carries them. Append new ones
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0020_insights_stamp_index': m0020,
   '0021_account_proofs_and_mail_budget': m0021,
   '0022_second_factors_passkeys_and_sessions': m0022,
+  '0023_activity_and_mail_that_moved': m0023,
 };
 
 /**

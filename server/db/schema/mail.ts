@@ -91,6 +91,8 @@ export interface MessagesTable {
   date: number | null;
   /** 1 read, 0 unread, null unknown (IMAP \Seen, Gmail without UNREAD, Graph isRead). */
   seen: number | null;
+  /** 1 while the product has moved it to the trash: neither counted nor listed (features/mailboxes). */
+  gone: Generated<number>;
 }
 
 /** Ids of every message a scan has counted (no content): counting stays exact across rescans. */

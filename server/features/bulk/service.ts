@@ -10,6 +10,7 @@ import type {
 import { ConflictError, DomainError, NotFoundError } from '#server/lib/errors.js';
 import type { Live } from '#server/live/index.js';
 import { parseMailto } from '#server/mail/headers/mailto.js';
+import type { ActivityLog } from '../activity/repository.js';
 import type { Repositories } from '../repositories.js';
 import type { UnsubscribeService } from '../unsubscribe/service.js';
 import type { BulkSender } from './bulk.js';
@@ -48,6 +49,8 @@ export interface BulkDeps {
   pollMs?: number;
   now?: () => number;
   log?: { warn: (obj: object, msg: string) => void };
+  /** The activity history: one row per bulk, its items' rows under it (features/activity). */
+  activity?: Pick<ActivityLog, 'record'>;
 }
 
 /**
@@ -109,6 +112,7 @@ export function createBulkService(deps: BulkDeps) {
 
   /** One item, through the very call the single button makes. */
   async function runItem(item: {
+    bulkId: string;
     userId: string;
     action: BulkAction;
     /** Unsubscribe only: as POST /unsubscribe's moveToTrash (bulk.ts). */
@@ -117,18 +121,21 @@ export function createBulkService(deps: BulkDeps) {
     /** The sender is the user's subscription (else the item is not found, and nothing is called). */
     owned: boolean;
   }): Promise<BulkItemResult> {
-    const { userId, action, subscriptionId } = item;
+    const { userId, action, subscriptionId, bulkId } = item;
     if (!item.owned) return { subscriptionId, outcome: 'not-found', error: BULK_MESSAGES.itemNotFound };
     try {
       if (action === 'keep') {
-        await unsubscribe.keep(userId, subscriptionId);
+        await unsubscribe.keep(userId, subscriptionId, { bulkId });
         return { subscriptionId, outcome: 'kept' };
       }
       if (action === 'block') {
-        const blocked = await unsubscribe.block(userId, subscriptionId, {});
+        const blocked = await unsubscribe.block(userId, subscriptionId, { bulkId });
         return { subscriptionId, outcome: 'blocked', movedToTrash: blocked.movedToTrash ?? 0 };
       }
-      const answer = await unsubscribe.unsubscribe(userId, subscriptionId, { moveToTrash: item.moveToTrash });
+      const answer = await unsubscribe.unsubscribe(userId, subscriptionId, {
+        moveToTrash: item.moveToTrash,
+        bulkId,
+      });
       const result: BulkItemResult = { subscriptionId, outcome: outcomeOf(answer), result: answer };
       if (answer.movedToTrash !== undefined) result.movedToTrash = answer.movedToTrash;
       return result;
@@ -171,6 +178,13 @@ export function createBulkService(deps: BulkDeps) {
         if (created.running) await enqueue(created.running);
         throw new ConflictError(BULK_MESSAGES.running, created.running ? { bulkId: created.running } : {});
       }
+      await deps.activity?.record({
+        kind: 'bulk',
+        id: bulkId,
+        userId,
+        action: body.action,
+        total: ids.length,
+      });
       await enqueue(bulkId);
       return { bulkId };
     },
@@ -251,6 +265,7 @@ export function createBulkService(deps: BulkDeps) {
       async (item) => {
         if (stopping) return;
         const result = await runItem({
+          bulkId,
           userId,
           action: bulk.action,
           moveToTrash: bulk.moveToTrash,

@@ -3,6 +3,7 @@ import type { AccountAuditTable, ReceiptMethod, SubscriptionCategory } from '#se
 import { lastWorkingMethod } from '../subscriptions/rows-repository.js';
 import { createTableReader } from './table-repository.js';
 import {
+  activity,
   blockRules,
   bulkActions,
   bulkItems,
@@ -195,6 +196,7 @@ export function createExportRepository(db: Db) {
     unsubscribeReceipts: (userId: string) => tables.pages(unsubscribeReceipts, userId),
     bulkActions: (userId: string) => tables.pages(bulkActions, userId),
     bulkItems: (userId: string) => tables.pages(bulkItems, userId),
+    activity: (userId: string) => tables.pages(activity, userId),
 
     /** The subscription list (senders that are lists), with its mailbox and how it was unsubscribed. */
     csvSubscriptions(userId: string) {

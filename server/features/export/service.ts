@@ -111,6 +111,7 @@ export function createExportService(deps: {
         yield* section('unsubscribeReceipts', repo.unsubscribeReceipts(userId));
         yield* section('bulkActions', repo.bulkActions(userId));
         yield* section('bulkItems', repo.bulkItems(userId));
+        yield* section('activity', repo.activity(userId));
         yield '}\n';
       }
       return { fileName: exportFileName(new Date(at), 'json'), chunks: chunks() };

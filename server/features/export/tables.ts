@@ -191,6 +191,38 @@ export const bulkActions = tableExport({
   }),
 });
 
+/** The activity history: what was done to the user's mail, with its undo (features/activity). */
+export const activity = tableExport({
+  table: 'activity',
+  owner: 'user_id',
+  key: 'id',
+  start: '',
+  columns: [
+    'id',
+    'kind',
+    'sender_id',
+    'bulk_id',
+    'bulk_action',
+    'bulk_total',
+    'by_check',
+    'moved',
+    'at',
+    'undone_at',
+  ],
+  item: (r) => ({
+    id: r.id,
+    kind: r.kind,
+    senderId: r.sender_id,
+    bulkId: r.bulk_id,
+    bulkAction: r.bulk_action,
+    bulkTotal: r.bulk_total === null ? null : Number(r.bulk_total),
+    byCheck: Number(r.by_check) === 1,
+    moved: Number(r.moved),
+    at: isoOf(r.at),
+    undoneAt: iso(r.undone_at),
+  }),
+});
+
 /** Items of the user's bulk actions, bulk after bulk, by (bulk_id, position). */
 export const bulkItems = tableExport({
   table: 'bulk_items',

@@ -6,6 +6,9 @@ import type { MailboxesTable, MailboxProvider } from '#server/db/schema.js';
 import type { MailboxCredentials, MailServer } from '#server/mail/index.js';
 import type { MovedMessage, SyncState } from '#server/mail/provider.js';
 import type { AppPasswordMailbox, Mailbox, MailboxStatus } from './mailbox.js';
+import { followMoves } from './moves-repository.js';
+
+export { followMoves };
 
 // SQL of mailboxes, and the three things about a mailbox other features need too, written once here:
 // the stored row made into a Mailbox (and the credentials of one joined to other rows), the re-auth
@@ -103,32 +106,6 @@ export async function deleteMailboxContents(
   await trx.deleteFrom('scanned_messages').where('mailbox_id', 'in', ids).execute();
   await trx.deleteFrom('senders').where('mailbox_id', 'in', ids).execute();
   if (!options.keepMailboxes) await trx.deleteFrom('mailboxes').where('id', 'in', ids).execute();
-}
-
-/**
- * The product's references of moved messages re-pointed to their new ids, and the new ids counted as
- * scanned, so a check finding a message in its new folder does not count it twice. Only IMAP ids change
- * with the folder (`<folder>/<uidvalidity>/<uid>`, which names the new folder); others need nothing.
- */
-export async function followMoves(trx: Db, mailboxId: string, moved: readonly MovedMessage[]): Promise<void> {
-  const renamed = moved.filter((m) => m.id !== m.previous);
-  for (let i = 0; i < renamed.length; i += 200) {
-    const chunk = renamed.slice(i, i + 200);
-    for (const m of chunk) {
-      const folder = /^(.+)\/\d+\/\d+$/.exec(m.id)?.[1];
-      await trx
-        .updateTable('messages')
-        .set({ provider_id: m.id, ...(folder ? { folder } : {}) })
-        .where('mailbox_id', '=', mailboxId)
-        .where('provider_id', '=', m.previous)
-        .execute();
-    }
-    await trx
-      .insertInto('scanned_messages')
-      .values(chunk.map((m) => ({ mailbox_id: mailboxId, provider_id: m.id })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
 }
 
 /**
@@ -323,15 +300,20 @@ export function createMailboxesRepository(db: Db) {
     /** Messages moved back by an undo (of a block, a rule, the Screener): see followMoves. */
     async followMoved(mailboxId: string, moved: readonly MovedMessage[]): Promise<void> {
       if (moved.length === 0) return;
-      await db.transaction().execute((trx) => followMoves(trx, mailboxId, moved));
+      await db.transaction().execute((trx) => followMoves(trx, mailboxId, moved, 'back'));
     },
 
     async recordTrashed(
       mailboxId: string,
       address: string,
-      moved: ReadonlyArray<{ id: string; origin: string }>,
+      moved: ReadonlyArray<{ id: string; origin: string; previous?: string }>,
       at: number,
     ): Promise<void> {
+      // The product's references follow the mail into the trash, out of the counts and the lists.
+      const followed = moved.filter((m): m is MovedMessage => m.previous !== undefined);
+      if (followed.length > 0) {
+        await db.transaction().execute((trx) => followMoves(trx, mailboxId, followed, 'trash'));
+      }
       // Chunks keep each statement well under SQLite's bound-parameter limit.
       for (let i = 0; i < moved.length; i += 200) {
         await db

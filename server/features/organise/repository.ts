@@ -242,7 +242,7 @@ export function createOrganiseRepository(db: Db) {
             )
             .onConflict((oc) => oc.columns(['mailbox_id', 'moved_id']).doUpdateSet({ destination: dest }))
             .execute();
-          await followMoves(trx, mailboxId, chunk);
+          await followMoves(trx, mailboxId, chunk, destination.kind === 'trash' ? 'trash' : 'folder');
         }
       });
     },

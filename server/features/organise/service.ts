@@ -4,6 +4,7 @@ import {
   type PutScreenerResponse,
   type PutSenderRuleResponse,
   RULE_MESSAGES,
+  type RuleApplied,
   SCREENER_FOLDER,
   type SenderRule,
   type SenderRulesResponse,
@@ -27,10 +28,12 @@ import {
   MailConnectionError,
   type MailProvider,
 } from '#server/mail/provider.js';
+import type { ActivityLog } from '../activity/repository.js';
 import type { Mailbox } from '../mailboxes/mailbox.js';
 import type { Repositories } from '../repositories.js';
 import { applyRule, applyRules, previewRule, type RecordMoves, type RuleTask } from './engine.js';
-import type { OrganisedSender, RecordedMove, StoredRule } from './repository.js';
+import { recordFiledByProvider, restoreMoves } from './moves.js';
+import type { OrganisedSender, StoredRule } from './repository.js';
 import { ruleFieldsOf } from './rule-repository.js';
 
 // Organising what stays (docs/decisions/079-sender-rules.md, 080-the-screener.md): sender rules (a folder,
@@ -44,7 +47,12 @@ export interface OrganiseDeps {
   hasPremium: (userId: string) => Promise<boolean>;
   now?: () => number;
   log?: { warn: (obj: object, msg: string) => void };
+  /** The activity history: each rule or Screener run that moved mail, and their undos (features/activity). */
+  activity?: ActivityLog;
 }
+
+/** Messages a rule's run moved, wherever to. */
+const movedBy = (applied: RuleApplied): number => applied.moved + applied.trashed + applied.archived;
 
 /**
  * Whether a rule may file into the folder: not the inbox itself, not a special-use folder other than the
@@ -55,7 +63,8 @@ function fileable(folder: Folder): boolean {
   return folder.specialUse === null || folder.specialUse === '\\Archive';
 }
 
-export function createOrganiseService({ repos, providers, hasPremium, now = Date.now, log }: OrganiseDeps) {
+export function createOrganiseService(deps: OrganiseDeps) {
+  const { repos, providers, hasPremium, now = Date.now, log, activity } = deps;
   const { organise: repo, mailboxes } = repos;
 
   async function ownSender(userId: string, senderId: string): Promise<OrganisedSender> {
@@ -96,31 +105,6 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         now(),
       );
 
-  /** Puts back recorded moves of a mailbox, destination by destination. */
-  async function restoreMoves(
-    provider: MailProvider,
-    mailboxId: string,
-    moves: RecordedMove[],
-  ): Promise<number> {
-    const byDestination = new Map<string, RecordedMove[]>();
-    for (const m of moves) {
-      const key = JSON.stringify(m.destination);
-      const group = byDestination.get(key);
-      if (group) group.push(m);
-      else byDestination.set(key, [m]);
-    }
-    let restored = 0;
-    for (const group of byDestination.values()) {
-      const result = await provider.restoreMoved(
-        group.map(({ id, origin }) => ({ id, origin })),
-        group[0]!.destination,
-        (moved) => mailboxes.followMoved(mailboxId, moved),
-      );
-      restored += result.restored;
-    }
-    return restored;
-  }
-
   /**
    * The folder a rule names: one the mailbox has (by path, else by name), or a new one of that name (on a
    * dry run, not made: a folder of that name and path stands in for it).
@@ -146,32 +130,6 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
     return created;
   }
 
-  /**
-   * The provider's own filter (Gmail filter, Outlook Inbox rule) filed some of this check's new mail in the
-   * rule's folder before the product saw it: recorded as the rule's moves from the inbox, so that "Remove
-   * rule and put mail back" puts that mail back too, as it does where the check files (IMAP).
-   */
-  async function recordFiledByProvider(
-    provider: MailProvider,
-    sender: { id: string; mailboxId: string; address: string },
-    folder: string,
-    newMail: ReadonlyMap<string, FoundMessage[]>,
-  ): Promise<void> {
-    const fresh = new Set((newMail.get(sender.address) ?? []).map((m) => m.id));
-    if (fresh.size === 0) return;
-    const filed = (await provider.findSenderMessages({ from: sender.address, scope: { folder } })).filter(
-      (m) => fresh.has(m.id),
-    );
-    if (filed.length === 0) return;
-    await repo.recordMoves(
-      sender.mailboxId,
-      'rule',
-      { kind: 'folder', path: folder },
-      filed.map((m) => ({ id: m.id, origin: INBOX_ORIGIN, previous: m.id, senderId: sender.id })),
-      now(),
-    );
-  }
-
   /** Ends a sender's rule: the provider's filter removed, the rule dropped; `restore` puts mail back. */
   async function endRule(sender: OrganisedSender, options: { restore: boolean }): Promise<number> {
     const rule = await repo.rule(sender.id);
@@ -181,11 +139,12 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       rule.providerRef || moves.length > 0
         ? await withMailbox(sender.mailboxId, async (provider) => {
             if (rule.providerRef) await provider.removeBlockRule(rule.providerRef);
-            return moves.length > 0 ? restoreMoves(provider, sender.mailboxId, moves) : 0;
+            return moves.length > 0 ? restoreMoves(provider, mailboxes, sender.mailboxId, moves) : 0;
           })
         : 0;
     await repo.deleteRule(sender.id);
     await repo.forgetMoves(sender.id, 'rule');
+    if (options.restore) await activity?.settle(sender.id, ['rule']);
     return restored;
   }
 
@@ -251,6 +210,8 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
           recorder(sender.mailboxId, 'rule'),
         );
         await repo.saveRuns([{ senderId: sender.id, ...run }]);
+        const moved = movedBy(run.applied);
+        if (moved > 0) await activity?.record({ kind: 'rule', senderId: sender.id, moved });
         return { rule: ruleFieldsOf(rule), applied: run.applied };
       });
     },
@@ -283,8 +244,14 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       if (senders.length > 0) {
         await withMailbox(mailbox.id, async (provider) => {
           for (const senderId of senders) {
-            restored += await restoreMoves(provider, mailbox.id, await repo.movesOf(senderId, 'screener'));
+            restored += await restoreMoves(
+              provider,
+              mailboxes,
+              mailbox.id,
+              await repo.movesOf(senderId, 'screener'),
+            );
             await repo.forgetMoves(senderId, 'screener');
+            await activity?.settle(senderId, ['screener']);
           }
         });
       }
@@ -298,10 +265,13 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       const moves = await repo.movesOf(sender.id, 'screener');
       const restored =
         moves.length > 0
-          ? await withMailbox(sender.mailboxId, (provider) => restoreMoves(provider, sender.mailboxId, moves))
+          ? await withMailbox(sender.mailboxId, (provider) =>
+              restoreMoves(provider, mailboxes, sender.mailboxId, moves),
+            )
           : 0;
       await repo.forgetMoves(sender.id, 'screener');
       await repo.clearScreened([sender.id]);
+      await activity?.settle(sender.id, ['screener']);
       return restored;
     },
 
@@ -348,7 +318,7 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         for (const s of waiting) {
           const inInbox = await provider.findSenderMessages({ from: s.address, scope: 'inbox' });
           if (inInbox.length === 0) continue;
-          await provider.moveMessages(inInbox, destination, (moved) =>
+          const held = await provider.moveMessages(inInbox, destination, (moved) =>
             repo.recordMoves(
               mailboxId,
               'screener',
@@ -357,6 +327,9 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
               now(),
             ),
           );
+          if (held.moved > 0) {
+            await activity?.record({ kind: 'screener', senderId: s.id, moved: held.moved, byCheck: true });
+          }
         }
       }
       const at = now();
@@ -367,7 +340,8 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
         if (!aged && !sendersWithNewMail.has(address)) continue;
         try {
           if (rule.providerRef && rule.folder !== null) {
-            await recordFiledByProvider(provider, { id: senderId, mailboxId, address }, rule.folder, newMail);
+            const sender = { id: senderId, mailboxId, address };
+            await recordFiledByProvider({ repo, provider, now }, sender, rule.folder, newMail);
           }
         } catch (error) {
           if (error instanceof MailAuthError) throw error;
@@ -378,6 +352,11 @@ export function createOrganiseService({ repos, providers, hasPremium, now = Date
       if (due.length === 0) return;
       const runs = await applyRules(provider, due, at, recorder(mailboxId, 'rule'));
       await repo.saveRuns(runs.map((run, n) => ({ senderId: due[n]!.owner, ...run })));
+      for (const [n, run] of runs.entries()) {
+        const moved = movedBy(run.applied);
+        if (moved > 0)
+          await activity?.record({ kind: 'rule', senderId: due[n]!.owner, moved, byCheck: true });
+      }
     },
   };
 }

@@ -3,7 +3,7 @@ import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Database, Db } from '#server/db/index.js';
 import { insertRows, type PreparedQueries, preparedQueries } from '#server/db/prepared.js';
 import type { MailboxProvider, MessagesTable } from '#server/db/schema.js';
-import { addToSenderCounts, recountSenders } from '#server/db/sender-counts.js';
+import { addToSenderCounts, RECENT_WINDOW_MS, recountSenders } from '#server/db/sender-counts.js';
 import type { ReadStateChange, SyncState } from '#server/mail/provider.js';
 import { brandOf } from '../subscriptions/brand.js';
 import { listSenderSql, type SenderTally } from './aggregate.js';
@@ -87,8 +87,7 @@ const VIA = sql.raw<string | null>(
 // computed with (brandOf at write time), and a row without a List-Id keeps its address's brand.
 const LIST_ID_NEWER = `excluded.list_id is not null and (senders.list_id is null or ${MESSAGE_NEWER})`;
 
-/** "Messages a month" counts the mail of the 90 days before the scan or check (the API shows a third). */
-export const RECENT_WINDOW_MS = 90 * 86_400_000;
+export { RECENT_WINDOW_MS };
 
 /** A batch's mailbox, as writeBatch is given it. */
 interface BatchMailbox {
@@ -281,9 +280,9 @@ function references(
   list: readonly SenderTally[],
   idOf: ReadonlyMap<string, StoredSender>,
   wasSubscription: ReadonlySet<string>,
-): { refs: Selectable<MessagesTable>[]; newSubscriptionIds: string[] } {
+): { refs: MessageRef[]; newSubscriptionIds: string[] } {
   const newSubscriptionIds: string[] = [];
-  const refs: Selectable<MessagesTable>[] = [];
+  const refs: MessageRef[] = [];
   for (const tally of list) {
     const row = idOf.get(tally.address);
     if (row?.isSubscription !== 1) continue;
@@ -303,12 +302,15 @@ function references(
   return { refs, newSubscriptionIds };
 }
 
+/** A reference as a batch writes it (not gone: the product has moved nothing of a message it just counted). */
+type MessageRef = Omit<Selectable<MessagesTable>, 'gone'>;
+
 /** Writes the references and adds them to their senders' read and recent counts. */
 async function writeReferences(
   prepared: PreparedQueries,
   trx: Db,
   mailboxId: string,
-  refs: Selectable<MessagesTable>[],
+  refs: MessageRef[],
   now: number,
 ): Promise<void> {
   // The senders of this batch get their rates now, so the live event carries them: what the

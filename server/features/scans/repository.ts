@@ -41,6 +41,7 @@ export function createScansRepository(db: Db) {
         .selectFrom('messages')
         .select('provider_id')
         .where('mailbox_id', '=', mailboxId)
+        .where('gone', '=', 0)
         .execute();
       return rows.map((r) => r.provider_id);
     },

@@ -161,6 +161,7 @@ export function createUnsubscribeRepository(db: Db) {
         .selectFrom('messages')
         .select('provider_id')
         .where('sender_id', '=', senderId)
+        .where('gone', '=', 0)
         .orderBy('date', 'desc')
         .limit(limit)
         .execute();

@@ -32,7 +32,8 @@ export type Operation =
   | 'keep'
   | 'keep-restore'
   | 'review'
-  | 'unblock';
+  | 'unblock'
+  | 'restore-trash';
 
 export const FLIGHT_MESSAGES = {
   busy: 'Inbox Genie is still working on this sender. Please try again in a moment.',

@@ -2,6 +2,7 @@ import type { Subscription, UnsubscribeResult } from '#contract/api.js';
 import { createDnsResolver, type DnsResolver } from '#server/lib/dns-resolver.js';
 import { ConflictError, NotFoundError, ReauthRequiredError } from '#server/lib/errors.js';
 import type { ProviderFactory } from '#server/mail/index.js';
+import type { ActivityLog } from '../activity/repository.js';
 import type { OrganiseService } from '../organise/service.js';
 import type { Repositories } from '../repositories.js';
 import type { SubscriptionsService } from '../subscriptions/service.js';
@@ -33,6 +34,9 @@ import { STILL_SENDING_GRACE_MS } from './verification.js';
 // - one run per sender across every instance, and a receipt is written before the sender is contacted,
 //   so a crash between request and answer never sends twice.
 
+/** The activity rows a block or a trashing unsubscribe leaves, undone together (one trash to bring back). */
+const TRASH_KINDS = ['block', 'unsubscribe'] as const;
+
 export interface UnsubscribeDeps {
   repos: Pick<Repositories, 'unsubscribe' | 'mailboxes' | 'settings'>;
   providers: ProviderFactory;
@@ -52,11 +56,15 @@ export interface UnsubscribeDeps {
   reserveUnsubscribe?: ReserveUnsubscribe;
   /** The Screener and sender rules, told of each decision (features/organise). */
   organise?: Pick<OrganiseService, 'releaseScreened' | 'senderDecided'>;
+  /** The activity history: each block and each unsubscribe that moved mail, and their undos (features/activity). */
+  activity?: ActivityLog;
 }
 
 export interface BlockOptions {
   /** The user saw how many messages without list headers the block trashes, and agreed. */
   confirmBlock?: boolean;
+  /** Run as an item of this bulk: its activity is listed under the bulk's. */
+  bulkId?: string;
 }
 
 export interface UnsubscribeOptions extends BlockOptions {
@@ -102,6 +110,20 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
   });
 
   /**
+   * An answer that blocked the sender, or moved its mail, goes into the activity history (not one that
+   * only told the sender, nor one waiting for the user to sign in again).
+   */
+  async function recordMoved(senderId: string, answer: UnsubscribeResult, bulkId?: string): Promise<void> {
+    if (answer.authUrl) return;
+    const moved = answer.movedToTrash ?? 0;
+    if (answer.method === 'block' && answer.blockedAndTrashed) {
+      await deps.activity?.record({ kind: 'block', senderId, moved, bulkId });
+    } else if (moved > 0) {
+      await deps.activity?.record({ kind: 'unsubscribe', senderId, moved, bulkId });
+    }
+  }
+
+  /**
    * Runs `task` on the caller's sender under the sender's lock: another user's id is refused before the
    * lock is touched (the lock is the sender's, whoever asks), and the sender is read again once it is held.
    */
@@ -139,7 +161,10 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
                 trashOnBlock: options.moveToTrash !== false,
               }),
           );
-          return options.moveToTrash === true ? trashAfterUnsubscribe(ctx, sender, answer) : answer;
+          const done =
+            options.moveToTrash === true ? await trashAfterUnsubscribe(ctx, sender, answer) : answer;
+          await recordMoved(sender.id, done, options.bulkId);
+          return done;
         },
       );
       await deps.organise?.senderDecided(userId, subscriptionId);
@@ -155,9 +180,12 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         if (rule && sender.category === 'unsubscribed') {
           return unsubscribeAnswer(sender, 'block', { blockedAndTrashed: true });
         }
-        return withTrialAllowance({ reserve, userId, sender, moved: movedToUnsubscribed, log }, () =>
-          blockSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
+        const blocked = await withTrialAllowance(
+          { reserve, userId, sender, moved: movedToUnsubscribed, log },
+          () => blockSender(ctx, { userId, sender, confirmBlock: options.confirmBlock }),
         );
+        await recordMoved(sender.id, blocked, options.bulkId);
+        return blocked;
       });
       if (answer.authUrl) throw new ReauthRequiredError(MESSAGES.reauth, { redirectUrl: answer.authUrl });
       await deps.organise?.senderDecided(userId, subscriptionId);
@@ -173,7 +201,7 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     async keep(
       userId: string,
       subscriptionId: string,
-      { restoreFromTrash = false }: { restoreFromTrash?: boolean } = {},
+      { restoreFromTrash = false, bulkId }: { restoreFromTrash?: boolean; bulkId?: string } = {},
     ): Promise<Subscription> {
       const op = restoreFromTrash ? 'keep-restore' : 'keep';
       return runOnOwnSender(op, userId, subscriptionId, async (sender) => {
@@ -189,6 +217,8 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
         // sender as it was, for the user to try again).
         const restored = (await deps.organise?.releaseScreened(userId, sender.id)) ?? 0;
         const item = await ctx.subscriptions.setCategory(userId, sender.id, 'kept');
+        if (restoredFromTrash !== null) await deps.activity?.settle(sender.id, TRASH_KINDS);
+        if (bulkId) await deps.activity?.record({ kind: 'keep', senderId: sender.id, moved: 0, bulkId });
         return {
           ...item,
           ...(lifted ? { blockLifted: true } : {}),
@@ -206,7 +236,9 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
     async review(userId: string, subscriptionId: string): Promise<Subscription> {
       return runOnOwnSender('review', userId, subscriptionId, async (sender) => {
         if (sender.category === 'unsubscribed') throw new ConflictError(UNDO_MESSAGES.notKept);
-        return ctx.subscriptions.setCategory(userId, sender.id, 'uncategorized');
+        const item = await ctx.subscriptions.setCategory(userId, sender.id, 'uncategorized');
+        await deps.activity?.settle(sender.id, ['keep']);
+        return item;
       });
     },
 
@@ -215,9 +247,27 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
      * sender back to the review list, and an 'unblock' receipt (steps/lift-block.ts).
      */
     async unblock(userId: string, subscriptionId: string): Promise<Subscription> {
-      return runOnOwnSender('unblock', userId, subscriptionId, (sender) =>
-        undoBlock(ctx, { userId, sender }),
-      );
+      return runOnOwnSender('unblock', userId, subscriptionId, async (sender) => {
+        const item = await undoBlock(ctx, { userId, sender });
+        await deps.activity?.settle(sender.id, TRASH_KINDS);
+        return item;
+      });
+    },
+
+    /**
+     * The activity history's undo of a block or of an unsubscribe that moved mail: a block still on is
+     * undone as Block's own Undo does (lifted, mail back, sender back to review); otherwise the mail the
+     * product trashed goes back where it was and the sender stays as it is. Answers how many came back.
+     */
+    async undoTrash(userId: string, subscriptionId: string): Promise<number> {
+      return runOnOwnSender('restore-trash', userId, subscriptionId, async (sender) => {
+        const blocked = await ctx.repo.blockRule(sender.mailbox.id, sender.address);
+        const restored = blocked
+          ? ((await undoBlock(ctx, { userId, sender })).restoredFromTrash ?? 0)
+          : await restoreTrashedAfterKeep(ctx, { userId, sender });
+        await deps.activity?.settle(sender.id, TRASH_KINDS);
+        return restored;
+      });
     },
 
     /**
@@ -231,9 +281,18 @@ export function createUnsubscribeService(deps: UnsubscribeDeps) {
       if (!settings?.autoBlockStillSending) return;
       for (const subscriptionId of await ctx.repo.stillSendingListOnly(mailboxId)) {
         try {
-          await withSenderLock('block', userId, subscriptionId, async () =>
-            blockSender(ctx, { userId, sender: await loadSender(ctx, userId, subscriptionId) }),
-          );
+          await withSenderLock('block', userId, subscriptionId, async () => {
+            const blocked = await blockSender(ctx, {
+              userId,
+              sender: await loadSender(ctx, userId, subscriptionId),
+            });
+            await deps.activity?.record({
+              kind: 'block',
+              senderId: subscriptionId,
+              moved: blocked.movedToTrash ?? 0,
+              byCheck: true,
+            });
+          });
         } catch (error) {
           // One sender that cannot be blocked now (mail server down, new unlisted mail) spares the others.
           log?.warn({ senderId: subscriptionId, err: (error as Error).message }, 'automatic block failed');

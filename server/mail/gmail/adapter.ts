@@ -128,9 +128,7 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
     async moveToTrash(query, onMoved) {
       // The sender's mail in every scanned folder (exact From), the trash case of the rules' move.
       const found = await organiser.findSenderMessages({ from: query.from, scope: 'mail' });
-      return organiser.moveMessages(found, { kind: 'trash' }, async (moved) => {
-        await onMoved?.(moved.map(({ id, origin }) => ({ id, origin })));
-      });
+      return organiser.moveMessages(found, { kind: 'trash' }, onMoved);
     },
 
     async restoreFromTrash(query) {
@@ -166,6 +164,8 @@ export function createGmailProvider(options: GmailProviderOptions): GmailProvide
       }
       // Each to the labels its move took off (INBOX, the user's labels), the rule's catch to the inbox.
       await putBack(client, back, ['TRASH']);
+      // Gmail's ids stay with the message: each is where it was, under the same id.
+      await query.onRestored?.(back.map((m) => ({ ...m, previous: m.id })));
       return { restored: present.length + byRule, missing: query.messages.length - present.length };
     },
 

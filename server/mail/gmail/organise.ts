@@ -238,7 +238,7 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
       return { moved: ids.length, calls };
     },
 
-    async restoreMoved(messages, destination): Promise<RestoreResult> {
+    async restoreMoved(messages, destination, onRestored): Promise<RestoreResult> {
       const move = moveFor(destination);
       const unique = [...new Map(messages.map((m) => [m.id, m])).values()];
       const there = await stillThere(
@@ -249,6 +249,7 @@ export function createOrganiser(client: GmailClient): GmailOrganiser {
       // the user since, is left alone.
       const present = unique.filter((m) => there.has(m.id));
       await putBack(client, present, move.undo);
+      await onRestored?.(present.map((m) => ({ ...m, previous: m.id })));
       return { restored: present.length, missing: messages.length - present.length };
     },
 

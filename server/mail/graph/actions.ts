@@ -1,6 +1,7 @@
 import { normalizeEmail } from '#contract/validation.js';
 import {
   INBOX_ORIGIN,
+  type MovedMessage,
   type OutgoingMessage,
   type RestoreResult,
   type SendResult,
@@ -53,7 +54,7 @@ export async function sendMail(client: GraphClient, message: OutgoingMessage): P
 export async function trashSender(
   ctx: GraphContext,
   from: string,
-  onMoved?: (moved: TrashedMessage[]) => Promise<void>,
+  onMoved?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<TrashResult> {
   const address = senderAddress(from);
   const folders = (await listAll(ctx)).filter((f) => f.scanned);
@@ -65,12 +66,7 @@ export async function trashSender(
   }
   // message: move to the well-known Deleted Items folder, in JSON batches. What the block records is the
   // trash's own shape: where each message is and where it was.
-  return moveAll(
-    ctx,
-    items,
-    'deleteditems',
-    onMoved && ((moved) => onMoved(moved.map(({ id, origin }) => ({ id, origin })))),
-  );
+  return moveAll(ctx, items, 'deleteditems', onMoved);
 }
 
 /**
@@ -105,6 +101,7 @@ export async function restoreSender(
   from: string,
   messages: TrashedMessage[],
   ruleSince?: number,
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<RestoreResult> {
   const address = senderAddress(from);
   const trashed = await senderMessages(ctx, 'deleteditems', address);
@@ -113,6 +110,7 @@ export async function restoreSender(
     ctx,
     messages.filter((m) => inTrash.has(m.id)),
     messages.length,
+    onRestored,
   );
   // The block's Inbox rule moved the sender's mail arriving since it was made: back to the inbox too.
   if (ruleSince !== undefined) {
@@ -120,7 +118,7 @@ export async function restoreSender(
     const byRule = trashed
       .filter((m) => !recorded.has(m.id) && Date.parse(m.receivedDateTime ?? '') >= ruleSince)
       .map((m) => ({ id: m.id, origin: 'inbox' }));
-    if (byRule.length > 0) result.restored += (await moveAll(ctx, byRule, 'inbox')).moved;
+    if (byRule.length > 0) result.restored += (await moveAll(ctx, byRule, 'inbox', onRestored)).moved;
   }
   return result;
 }
@@ -134,6 +132,7 @@ export async function restoreFrom(
   ctx: GraphContext,
   present: TrashedMessage[],
   recorded: number,
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<RestoreResult> {
   const byOrigin = new Map<string, TrashedMessage[]>();
   for (const m of present) {
@@ -148,7 +147,7 @@ export async function restoreFrom(
   );
   let restored = 0;
   for (const [n, list] of [...byOrigin.values()].entries()) {
-    restored += (await moveAll(ctx, list, origins[n]!)).moved;
+    restored += (await moveAll(ctx, list, origins[n]!, onRestored)).moved;
   }
   return { restored, missing: recorded - restored };
 }

@@ -79,13 +79,14 @@ export function createGraphProvider(options: GraphProviderOptions): MailProvider
     changesSince: (state) => sync(ctx, 'changes', state),
     send: (message) => sendMail(client, message),
     moveToTrash: (query, onMoved) => trashSender(ctx, query.from, onMoved),
-    restoreFromTrash: (query) => restoreSender(ctx, query.from, query.messages, query.ruleSince),
+    restoreFromTrash: (query) =>
+      restoreSender(ctx, query.from, query.messages, query.ruleSince, query.onRestored),
     fetchMessage: (id) => fetchRaw(client, id),
     createBlockRule: (address) => createBlockRule(client, address),
     removeBlockRule: (ref) => removeBlockRule(client, ref),
     findSenderMessages: (query) => findSenderMessages(ctx, query),
     moveMessages: (messages, destination, onMoved) => moveMessages(ctx, messages, destination, onMoved),
-    restoreMoved: (messages, destination) => restoreMoved(ctx, messages, destination),
+    restoreMoved: (messages, destination, onRestored) => restoreMoved(ctx, messages, destination, onRestored),
     createFolder: (name) => createFolder(ctx, name),
     createFolderRule: (address, path) => createFolderRule(ctx, address, path),
 

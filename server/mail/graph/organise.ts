@@ -87,6 +87,7 @@ export async function restoreMoved(
   ctx: GraphContext,
   messages: TrashedMessage[],
   destination: Destination,
+  onRestored?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<RestoreResult> {
   const unique = [...new Map(messages.map((m) => [m.id, m])).values()];
   const target = await destinationId(ctx, destination);
@@ -100,6 +101,7 @@ export async function restoreMoved(
     ctx,
     unique.filter((m) => at.get(m.id) === target),
     unique.length,
+    onRestored,
   );
 }
 

@@ -14,14 +14,13 @@ import { listMailboxes } from './scan.js';
 export async function moveSenderToTrash(
   client: ImapFlow,
   from: string,
-  onMoved?: (moved: TrashedMessage[]) => Promise<void>,
+  onMoved?: (moved: MovedMessage[]) => Promise<void>,
 ): Promise<TrashResult> {
   const address = senderAddress(from);
   const folders = await listMailboxes(client, false);
   const trash = folders.find((f) => f.specialUse === '\\Trash') ?? (await createTrash(client));
-  // The block's records are where each message went and where it came from, nothing more.
-  const report =
-    onMoved && (async (moved: TrashedMessage[]) => onMoved(moved.map(({ id, origin }) => ({ id, origin }))));
+  // The block's records are where each message went, where it came from and the id it had there.
+  const report = onMoved;
   const total: TrashResult = { moved: 0, calls: 0 };
   for (const folder of folders.filter((f) => f.scanned)) {
     const result = await moveFromFolder(client, folder.path, trash.path, report, async () => {

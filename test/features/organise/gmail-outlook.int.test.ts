@@ -483,10 +483,12 @@ describe.each([gmail, outlook].flatMap((driver) => DIALECTS.map((dialect) => ({ 
       await u.check();
       await u.see.keepFolder.oldestTrashed();
       await u.check();
-      expect((await u.row('deals@shop.example')).messageCount).toBe(3);
+      // Counted once, and the trashed one out of the count at once (it follows the mail).
+      expect((await u.row('deals@shop.example')).messageCount).toBe(2);
 
       expect((await u.client.delete(`/sender-rules/${id}?restore=true`)).statusCode).toBe(200);
       await u.see.keepFolder.restored();
+      expect((await u.row('deals@shop.example')).messageCount).toBe(3);
     });
 
     it(`keeps only the newest N, and undo takes the rest out of ${w.trash}`, async () => {

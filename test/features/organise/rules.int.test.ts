@@ -137,10 +137,12 @@ describe.each(DIALECTS)('sender rules and the Screener on %s (Dovecot)', (dialec
     // C filed, then the oldest (A) trashed: two kept in Deals.
     expect([await u.count('INBOX'), await u.count('Deals'), await u.count('Trash')]).toEqual([0, 2, 1]);
     await u.check();
-    expect((await u.row('deals@shop.example')).messageCount).toBe(3);
+    // Counted once, and the trashed one out of the count at once (it follows the mail).
+    expect((await u.row('deals@shop.example')).messageCount).toBe(2);
     // Removing the rule with restore puts everything it moved back in the inbox, the trashed one too.
     expect((await u.client.delete(`/sender-rules/${id}?restore=true`)).json()).toEqual({ restored: 3 });
     expect([await u.count('INBOX'), await u.count('Deals'), await u.count('Trash')]).toEqual([3, 0, 0]);
+    expect((await u.row('deals@shop.example')).messageCount).toBe(3);
   });
 
   it('refuses others’ senders, bad rules, and blocked senders; a block ends a rule', async () => {

@@ -45,6 +45,7 @@ const Privacy = page(() => import('../features/marketing/privacy'));
 const Terms = page(() => import('../features/marketing/terms'));
 const Rules = page(() => import('../features/rules/rules-screen'));
 const Insights = page(() => import('../features/insights/insights'));
+const Activity = page(() => import('../features/activity/activity-screen'));
 const Settings = page(() => import('../features/settings/settings'));
 const CategoryPage = page(() => import('../features/subscriptions/list/category-page'));
 
@@ -68,7 +69,16 @@ const SITE_PAGES = [
   // Not BlogPost: the markdown renderer loads only for a visitor who opens a post.
   BlogList,
 ];
-const SIGNED_IN_AREA_PAGES = [Accounts, AddAccount, Billing, Settings, CategoryPage, Rules, Insights];
+const SIGNED_IN_AREA_PAGES = [
+  Accounts,
+  AddAccount,
+  Billing,
+  Settings,
+  CategoryPage,
+  Rules,
+  Insights,
+  Activity,
+];
 
 function LandingPage() {
   const openContact = useContact();
@@ -105,6 +115,7 @@ const SIGNED_IN_SCREENS: Record<Exclude<keyof typeof SIGNED_IN_PAGES, 'subscript
   settings: <Settings />,
   rules: <Rules />,
   insights: <Insights />,
+  activity: <Activity />,
 };
 
 /** One route per page of the table, at its path and with its title. */

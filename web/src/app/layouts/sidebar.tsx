@@ -104,6 +104,11 @@ export const Sidebar = forwardRef<HTMLElement, { id: string; open: boolean }>(fu
           </NavLink>
         </li>
         <li>
+          <NavLink to={SCREENS.activity} className={linkClass}>
+            Activity
+          </NavLink>
+        </li>
+        <li>
           <NavLink to={SCREENS.insights} className={linkClass}>
             Insights
           </NavLink>

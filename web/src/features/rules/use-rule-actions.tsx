@@ -8,7 +8,7 @@ import type { PutSenderRuleBody, SenderRule, SenderRuleRow } from '#contract/api
 import { SCREENS } from '#contract/routes.js';
 import { useToasts } from '../../components/toasts';
 import { isStatus, messageOf } from '../../lib/api-client';
-import { setSubscriptionRule } from '../subscriptions';
+import { setSubscriptionRule, subscriptionKeys } from '../subscriptions';
 import { deleteSenderRule } from './api/delete-sender-rule';
 import { ruleKeys } from './api/keys';
 import { putSenderRule } from './api/put-sender-rule';
@@ -27,10 +27,15 @@ export function useRuleActions() {
   const toasts = useToasts();
   const navigate = useNavigate();
 
-  /** The rule as the server now has it, in the rows and the Rules screen. */
+  /**
+   * The rule as the server now has it, in the rows and the Rules screen; the sender's count and messages
+   * are read again, as the rule (or its undo) may have moved mail.
+   */
   function stored(target: RuleTarget, rule: SenderRule | null) {
     setSubscriptionRule(queryClient, target.subscriptionId, rule);
     void queryClient.invalidateQueries({ queryKey: ruleKeys.list });
+    void queryClient.invalidateQueries({ queryKey: subscriptionKeys.messages(target.subscriptionId) });
+    void queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists });
   }
 
   /** A failed Undo or removal outside the dialog: a note, with the plans when a plan is needed. */
