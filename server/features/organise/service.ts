@@ -23,7 +23,6 @@ import {
   type Destination,
   type Folder,
   type FoundMessage,
-  INBOX_ORIGIN,
   MailAuthError,
   MailConnectionError,
   type MailProvider,
