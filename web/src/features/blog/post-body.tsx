@@ -19,6 +19,13 @@ const components: Components = {
       <table {...props} className="table table-bordered table-sm" />
     </div>
   ),
+  // A task list's item is a disabled checkbox with no name of its own: its state is said in words.
+  input: ({ node: _node, ...props }: ComponentProps<'input'> & { node?: unknown }) => (
+    <input
+      {...props}
+      aria-label={props.type === 'checkbox' ? (props.checked ? 'Done' : 'To do') : undefined}
+    />
+  ),
 };
 
 /** A post's markdown with GitHub's extensions (tables, task lists, strikethrough, autolinks). */
