@@ -91,6 +91,24 @@ export const reportUnsubscribeQuerySchema = z.object({
     .max(256, { error: 'This unsubscribe link is incomplete: open the one in the report again.' }),
 });
 
+/**
+ * GET /report/preview: the signed-in user's weekly report as it would be sent now (about `week`, from
+ * `weekStart` to `weekEnd`, ISO), its subject, text and HTML, and when reports go out: `nextSendAt` (ISO),
+ * the next Monday 00:00 UTC, every week at that hour. `proven`: whether the address is confirmed (reports
+ * go only to a confirmed one). Nothing is mailed or stored.
+ */
+export const reportPreviewSchema = z.object({
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  week: z.string(),
+  weekStart: z.string(),
+  weekEnd: z.string(),
+  nextSendAt: z.string(),
+  proven: z.boolean(),
+});
+export type ReportPreview = z.infer<typeof reportPreviewSchema>;
+
 // Contact form: POST /send-email
 
 export const contactBodySchema = z

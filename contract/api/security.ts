@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { MESSAGES, validateNewPassword } from '../validation.js';
 import { passkeySchema } from './passkey.js';
+import { rule } from './rule.js';
 
 // Account security (docs/decisions/091-second-factors-passkeys-and-sessions.md): confirming an address,
 // the second factor (TOTP, RFC 6238), passkeys (WebAuthn) and the account's sessions.
@@ -20,6 +22,13 @@ export const SECURITY_MESSAGES = {
   passkeyExpired: 'The passkey request expired. Please try again.',
   passkeyNotFound: 'No passkey of yours has this id.',
   sessionNotFound: 'No session of yours has this id.',
+  currentPasswordRequired: 'Enter your current password.',
+  wrongCurrentPassword: 'That is not your current password. Please try again.',
+  /** POST /account/password of an account made with Google or Microsoft (docs/decisions/102-settings-that-say-what-they-do.md). */
+  noPasswordToChange:
+    'Your account signs in with Google or Microsoft and has no password to change. To add one, sign out and use “Forgot your password?” on the sign-in page: the link goes to your address.',
+  tooManyPasswords: 'Too many wrong passwords. Please wait a few minutes and try again.',
+  passwordChanged: 'Your password is changed. Every other browser signed in to your account is signed out.',
 } as const;
 
 /** A TOTP code (6 digits) or a recovery code (10 letters and digits, dashes and spaces ignored). */
@@ -86,3 +95,19 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export const sessionListSchema = z.object({ data: z.array(sessionInfoSchema) });
+
+/**
+ * POST /account/password: the current password and a new one under sign-up's rule. The current one may
+ * come empty here: the server says why that fails (an account without a password is told it has none).
+ */
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: z
+      .string({ error: SECURITY_MESSAGES.currentPasswordRequired })
+      .max(1024, { error: SECURITY_MESSAGES.wrongCurrentPassword }),
+    newPassword: z.string({ error: MESSAGES.passwordTooShort }),
+  })
+  .superRefine((b, ctx) => {
+    rule(ctx, 'newPassword', validateNewPassword(b.newPassword));
+  });
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;

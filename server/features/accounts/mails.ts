@@ -1,6 +1,7 @@
 import { SCREENS } from '#contract/routes.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
+import { escapeHtml } from '../report/render.js';
 import type { AccountsRepository, User } from './repository.js';
 
 // The mails accounts sends: the reset link, the link that proves an address, the notice to an
@@ -34,7 +35,29 @@ interface LinkKind {
   url(token: string): string;
   subject: string;
   text(link: string): string[];
+  /** An HTML part saying the same as `text` (multipart/alternative). */
+  html?(link: string): string;
   budget: 'notice' | 'reset';
+}
+
+/** The verification mail's HTML part: the same words as its text, the link as a button (inline styles only). */
+function verificationHtml(link: string): string {
+  const href = escapeHtml(link);
+  const p = 'margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#212529';
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<title>Confirm your email address for Inbox Genie</title></head>',
+    '<body style="margin:0;padding:24px;background:#f8f9fa">',
+    '<div style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:8px">',
+    `<p style="${p}">Welcome to Inbox Genie. Please confirm that this address is yours:</p>`,
+    `<p style="${p}"><a href="${href}" style="display:inline-block;padding:12px 20px;background:#0d6efd;`,
+    'color:#fff;text-decoration:none;border-radius:6px;font-weight:bold">Confirm my address</a></p>',
+    `<p style="${p};font-size:14px;color:#6c757d">Or open this link: <a href="${href}">${href}</a></p>`,
+    `<p style="${p}">The link works for 24 hours. Opened in another browser than the one you signed up in,`,
+    ' it asks for the password you chose.</p>',
+    `<p style="${p};margin:0">If you did not create an Inbox Genie account, ignore this mail.</p>`,
+    '</div></body></html>',
+  ].join('\n');
 }
 
 export function createAccountMails({
@@ -73,7 +96,7 @@ export function createAccountMails({
   async function sendWithin(
     budget: 'notice' | 'reset',
     to: string,
-    compose: () => Promise<{ subject: string; text: string }>,
+    compose: () => Promise<{ subject: string; text: string; html?: string }>,
   ): Promise<void> {
     const taken = await fromBudget(to, budget);
     if (!taken) return;
@@ -101,7 +124,8 @@ export function createAccountMails({
         const token = randomToken();
         stored = hashToken(token);
         await kind.store({ tokenHash: stored, userId: user.id, now: at, expiresAt: at + kind.ttlMs });
-        return { subject: kind.subject, text: kind.text(kind.url(token)).join('\n') };
+        const link = kind.url(token);
+        return { subject: kind.subject, text: kind.text(link).join('\n'), html: kind.html?.(link) };
       });
     } catch (error) {
       if (stored) await kind.unstore(stored);
@@ -146,10 +170,12 @@ export function createAccountMails({
         '',
         link,
         '',
-        'The link works for 24 hours. Confirming asks for the password you chose, unless you open it in',
-        'the browser you signed up with. If you did not create an account, ignore this mail: an account',
-        'whose address is not confirmed is handed to whoever proves the address later.',
+        'The link works for 24 hours. Opened in another browser than the one you signed up in, it asks',
+        'for the password you chose.',
+        '',
+        'If you did not create an Inbox Genie account, ignore this mail.',
       ],
+      html: verificationHtml,
     });
   }
 

@@ -25,7 +25,7 @@ export {
 } from './backoff.js';
 
 // Argon2id (the library's default algorithm) with OWASP's minimum: 19 MiB, 2 passes.
-const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export interface NewSession {
   token: string;

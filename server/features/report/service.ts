@@ -1,3 +1,4 @@
+import type { ReportPreview } from '#contract/api.js';
 import { API, SCREENS } from '#contract/routes.js';
 import type { Mailer } from '#server/email/mailer.js';
 import { hashToken, randomToken } from '#server/lib/crypto.js';
@@ -5,7 +6,7 @@ import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
 import { mailAvoided, type ReportContent, type ReportLinks } from './content.js';
 import { renderReport } from './render.js';
 import type { ReportRepository } from './repository.js';
-import { reportedWeek, type Week } from './week.js';
+import { reportedWeek, type Week, weekOf } from './week.js';
 
 // The weekly report by mail (docs/decisions/084-weekly-report.md). Opt-in (Settings). The scheduler asks
 // for the users due every minute and queues one `weekly-report` job each; the job claims the user's week
@@ -52,6 +53,29 @@ export function createReportService({ repo, mailer, publicUrl, now = Date.now }:
 
   return {
     content,
+
+    /**
+     * Settings' preview: the report of the last full week as the user would get it now, and when reports
+     * go out (the next Monday 00:00 UTC, the hour `dueUsers` starts finding them). Nothing is mailed or
+     * stored, so it holds no unsubscribe token: its unsubscribe link leads to Settings.
+     */
+    async preview(userId: string): Promise<ReportPreview> {
+      const at = now();
+      const week = reportedWeek(at);
+      const account = await repo.account(userId);
+      if (!account) throw new NotFoundError('This account no longer exists.');
+      const links = { ...linksFor(''), unsubscribe: `${publicUrl}${SCREENS.settings}` };
+      const mail = renderReport(await content(userId, week, at), links);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      return {
+        ...mail,
+        week: week.name,
+        weekStart: iso(week.start),
+        weekEnd: iso(week.end),
+        nextSendAt: iso(weekOf(at).end),
+        proven: account.emailVerified,
+      };
+    },
 
     /** Users whose report of the last full week is due now (at most `limit`). */
     async dueUsers(limit = 500): Promise<string[]> {

@@ -224,6 +224,21 @@ export function createSecurityRepository(db: Db) {
       return row && { challenge: row.challenge, userId: row.user_id };
     },
 
+    /**
+     * Replaces the password the user just proved (`proven`: the stored hash it was checked against); false
+     * when it changed in the meantime (two changes at once: one wins). The address stays as proven as it
+     * was: knowing the password proves nothing of the mailbox.
+     */
+    async replacePasswordHash(userId: string, proven: string, next: string): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ password_hash: next })
+        .where('id', '=', userId)
+        .where('password_hash', '=', proven)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async sessionsOf(userId: string, now: number): Promise<StoredSession[]> {
       const rows = await db
         .selectFrom('sessions')

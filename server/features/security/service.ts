@@ -1,15 +1,18 @@
+import { SECURITY_MESSAGES } from '#contract/api/security.js';
 import { MESSAGES } from '#contract/validation.js';
 import type { SecretBox } from '#server/lib/crypto.js';
 import { createBackoff } from '../accounts/backoff.js';
 import type { AccountsRepository } from '../accounts/repository.js';
 import type { AccountsService } from '../accounts/service.js';
 import { createPasskeys } from './passkeys.js';
+import { createPasswordChange } from './password.js';
 import type { SecurityRepository } from './repository.js';
 import { createSessions } from './sessions.js';
 import { createTotp } from './totp.js';
 
-// Account security (docs/decisions/091-second-factors-passkeys-and-sessions.md): the second factor, passkeys
-// and the sessions list, over one repository. Codes are guessed against the same backoff as passwords.
+// Account security (docs/decisions/091-second-factors-passkeys-and-sessions.md): the second factor,
+// passkeys, the sessions list and the password change, over one repository. Codes are guessed against the
+// same backoff as passwords.
 
 export interface SecurityDeps {
   repo: SecurityRepository;
@@ -34,6 +37,12 @@ export function createSecurityService({
     totp: createTotp({ repo, secrets, backoff, emailOf, now }),
     passkeys: createPasskeys({ repo, publicUrl, emailOf, now }),
     sessions: createSessions({ repo, accounts, now }),
+    password: createPasswordChange({
+      repo,
+      accountsRepo,
+      accounts,
+      backoff: createBackoff(accountsRepo, now, SECURITY_MESSAGES.tooManyPasswords),
+    }),
   };
 }
 

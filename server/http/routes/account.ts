@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   emailStatusSchema,
   messageResponseSchema,
+  reportPreviewSchema,
   settingsSchema,
   settingsUpdateSchema,
   statusResponseSchema,
@@ -9,12 +10,14 @@ import {
 import { API } from '#contract/routes.js';
 import type { AccountsService } from '#server/features/accounts/service.js';
 import type { BillingService } from '#server/features/billing/service.js';
+import type { ReportService } from '#server/features/report/service.js';
 import type { SettingsService } from '#server/features/settings/service.js';
 
 export interface AccountRouteOptions {
   accounts: AccountsService;
   billing: BillingService;
   settings: SettingsService;
+  report: ReportService;
   /** AUTH_RATE_LIMIT, per IP: Resend mails someone. */
   rateLimit: { max: number; timeWindow: number };
 }
@@ -22,7 +25,7 @@ export interface AccountRouteOptions {
 // The signed-in user's account: plan, settings, deletion (registered under routes/signed-in.ts).
 export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
   app,
-  { accounts, billing, settings, rateLimit },
+  { accounts, billing, settings, report, rateLimit },
 ) => {
   app.get(
     API.subscriptionStatus,
@@ -40,6 +43,12 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRouteOptions> = async (
     API.updateSettings,
     { schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } } },
     async (request) => settings.update(request.user.userId, request.body),
+  );
+
+  // The weekly report's switch in Settings shows when reports arrive and a preview of the user's own
+  // (features/report): read-only, no mail sent.
+  app.get(API.reportPreview, { schema: { response: { 200: reportPreviewSchema } } }, async (request) =>
+    report.preview(request.user.userId),
   );
 
   // Whether the signed-in user's address is proven (the banner), and "Resend" of its link.

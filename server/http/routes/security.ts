@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResponseSchema,
+  changePasswordBodySchema,
   codeBodySchema,
   idParamsSchema,
   messageResponseSchema,
@@ -10,6 +11,7 @@ import {
   passkeyRegistrationBodySchema,
   passkeySchema,
   recoveryCodesSchema,
+  SECURITY_MESSAGES,
   sessionListSchema,
   totpSetupSchema,
   totpStatusSchema,
@@ -164,4 +166,15 @@ export const signedInSecurityRoutes: FastifyPluginAsyncZod<SecurityRouteOptions>
     await security.sessions.revokeOthers(request.user.userId, request.cookies[SESSION_COOKIE]);
     return { message: 'Every other session is signed out.' };
   });
+
+  // A wrong current password is 400 (the session is fine, the field is wrong), rate-limited per IP like
+  // the other calls that check a secret, and counted per account (features/security/password.ts).
+  app.post(
+    API.changePassword,
+    { config, schema: { body: changePasswordBodySchema, response: message } },
+    async (request) => {
+      await security.password.change(request.user.userId, request.cookies[SESSION_COOKIE], request.body);
+      return { message: SECURITY_MESSAGES.passwordChanged };
+    },
+  );
 };

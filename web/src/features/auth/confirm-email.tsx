@@ -12,8 +12,11 @@ import { isStatus, messageOf } from '../../lib/api-client';
 import { useGoTo } from '../../lib/navigation';
 import { useSession } from '../../lib/session';
 import { confirmEmail } from './api/confirm-email';
+import { useEmailStatus, useResendVerification } from './api/email-verification';
 
 const FAILED = 'The address could not be confirmed. Please try again.';
+/** The expired link's words for a browser that is signed in already: the Resend below is the way on. */
+const SIGNED_IN_EXPIRED = 'This confirmation link is invalid or has expired. Ask for a new one here:';
 const PASSWORD_NEEDED = 'Enter your Inbox Genie password to confirm this address.';
 
 /**
@@ -102,20 +105,62 @@ function ConfirmForm({ token, signedIn, onExpired }: ConfirmFormProps) {
   );
 }
 
-/** The link cannot be used (no token, or the server refused it), and the way to a new one. */
+/**
+ * The link cannot be used (no token, or the server refused it), and the way to a new one: signed in, the
+ * Resend the message speaks of (POST /auth/email-verification), or word that the address is confirmed
+ * already (a used link); signed out, Sign in first (the call needs the account's session).
+ */
 function LinkExpired({ signedIn, message }: { signedIn: boolean; message: string }) {
   return (
     <Alert variant="warning" role="alert">
-      {message}{' '}
-      {signedIn ? (
-        <Link to={SCREENS.subscriptions} className="alert-link">
-          Ask for a new link
-        </Link>
-      ) : (
-        <Link to={SCREENS.signinPassword} className="alert-link">
-          Sign in
-        </Link>
-      )}
+      <p className={signedIn ? undefined : 'mb-0'}>
+        {signedIn && message === SECURITY_MESSAGES.confirmLinkExpired ? SIGNED_IN_EXPIRED : message}
+        {!signedIn && (
+          <>
+            {' '}
+            <Link to={SCREENS.signinPassword} className="alert-link">
+              Sign in
+            </Link>
+          </>
+        )}
+      </p>
+      {signedIn && <ResendLink />}
     </Alert>
+  );
+}
+
+const RESEND_FAILED = 'A new link could not be sent. Please try again.';
+
+function ResendLink() {
+  const status = useEmailStatus();
+  const resend = useResendVerification();
+  if (status.data?.emailVerified) {
+    return (
+      <p className="mb-0">
+        Your address {status.data.email} is confirmed already: nothing more to do.{' '}
+        <Link to={SCREENS.subscriptions} className="alert-link">
+          Go to your subscriptions
+        </Link>
+      </p>
+    );
+  }
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2">
+      <Button
+        variant="primary"
+        size="sm"
+        disabled={resend.isPending || resend.isSuccess}
+        onClick={() => resend.mutate()}
+      >
+        {resend.isPending ? 'Sending…' : 'Resend the link'}
+      </Button>
+      <span role="status" className="small">
+        {resend.isSuccess
+          ? `${resend.data.message}${status.data ? ` It goes to ${status.data.email}.` : ''}`
+          : resend.isError
+            ? messageOf(resend.error, RESEND_FAILED)
+            : ''}
+      </span>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { MESSAGES, SCREEN_ERRORS, validateSignup } from '#contract/validation.js
 import { AuthCard, ErrorBanner, Field, SubmitButton, useSubmit } from '../../components/auth-form';
 import { ruleSchema, useSchemaForm } from '../../components/form-schema';
 import { track } from '../../lib/analytics';
+import { rememberSignupAddress } from '../../lib/signup-address';
 import { signUp } from './api/sign-up';
 import { SignedOutOnly } from './signed-out-only';
 import { useSignedIn } from './use-signed-in';
@@ -43,6 +44,8 @@ function CreateAccountForm() {
       const { redirectUrl } = await signUp({ email: email.trim(), password });
       // Google and Microsoft sign-ups are not counted: the server's redirect does not say a user was created.
       track('sign_up', { method: 'Email' });
+      // The Add Mailbox form that follows is prefilled with it (lib/signup-address.ts).
+      rememberSignupAddress(email.trim());
       // Yahoo and iCloud mailboxes connect with an app-specific password next.
       const provider = appPasswordProviderFor(email);
       await signedIn(provider ? `${SCREENS.addMailbox}?provider=${provider}` : redirectUrl);

@@ -1,5 +1,5 @@
-// /genie/rules: every sender's rule in words, with Edit (the Organise dialog) and its two removals. A
-// screen of its own chunk (app/routes.tsx), like every signed-in screen.
+// /genie/rules: every sender's rule in words, with Edit (the Organise dialog) and its two removals, then
+// the blocked senders with Unblock. A screen of its own chunk (app/routes.tsx), like every signed-in screen.
 import { lazy, Suspense, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { ErrorState } from '../../components/error-state';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useSenderRules } from './api/sender-rules';
+import { BlockedSenders } from './blocked-senders';
 import { ruleInWords } from './rule-in-words';
 import { type RuleTarget, senderOf, useRuleActions } from './use-rule-actions';
 import './rules.css';
@@ -43,8 +44,8 @@ export default function Rules() {
     <section className="rules">
       <PageHeader title="Rules" />
       <p className="text-muted">
-        What happens to each sender's mail as it arrives. Add a rule with Organise… (the folder button) on a
-        sender in <Link to={SCREENS.subscriptions}>your subscriptions</Link>.
+        What happens to each sender's mail as it arrives. Add a rule with Organise… in a sender's More menu in{' '}
+        <Link to={SCREENS.subscriptions}>your subscriptions</Link>.
       </p>
       {rules.isError && !rows && (
         <ErrorState message="Failed to fetch the rules..." onRetry={() => void rules.refetch()} />
@@ -66,6 +67,7 @@ export default function Rules() {
           ))}
         </ul>
       )}
+      <BlockedSenders />
       {dialogWanted && (
         <Suspense fallback={null}>
           <OrganiseDialog target={editing} onClose={() => setEditing(null)} />

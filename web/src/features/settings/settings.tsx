@@ -10,6 +10,7 @@ import { AccountAddress } from './account-address';
 import { useSettingsScreen, useUpdateSettings } from './api/settings';
 import { DeleteAccount } from './delete-account';
 import { Security } from './security';
+import { WeeklyReportDetails } from './weekly-report';
 import { YourData } from './your-data';
 
 const SWITCHES: readonly { key: keyof SettingsBody; label: string }[] = [
@@ -31,13 +32,16 @@ export default function Settings() {
   const { settings, failed, retry } = useSettingsScreen();
   /** Why the last save failed, and its Retry, shown above the switches. */
   const [saveFailure, setSaveFailure] = useState<{ text: string; retry: () => void } | null>(null);
+  /** The switch whose change the server just stored: "Saved" beside it. */
+  const [saved, setSaved] = useState<keyof SettingsBody | null>(null);
   const save = useUpdateSettings((text, retry) => setSaveFailure({ text, retry }));
 
   /** Shown at once; a failed save puts the previous value back and says why (useUpdateSettings). */
   function toggle(key: keyof SettingsBody, value: boolean) {
     if (!settings) return;
     setSaveFailure(null);
-    save.mutate({ ...settings, [key]: value });
+    setSaved(null);
+    save.mutate({ ...settings, [key]: value }, { onSuccess: () => setSaved(key) });
   }
 
   return (
@@ -68,16 +72,25 @@ export default function Settings() {
             </div>
           )}
           {SWITCHES.map(({ key, label }) => (
-            <Form.Check
-              key={key}
-              type="switch"
-              role="switch"
-              id={`setting-${key}`}
-              className="mb-3"
-              label={label}
-              checked={settings[key] ?? false}
-              onChange={(e) => toggle(key, e.target.checked)}
-            />
+            <div key={key}>
+              <div className="d-flex flex-wrap align-items-start column-gap-2">
+                <Form.Check
+                  type="switch"
+                  role="switch"
+                  id={`setting-${key}`}
+                  className="mb-3"
+                  label={label}
+                  aria-describedby={key === 'weeklyReport' ? 'weekly-report-details' : undefined}
+                  checked={settings[key] ?? false}
+                  onChange={(e) => toggle(key, e.target.checked)}
+                />
+                {/* Always there, so screen readers announce the word when it appears. */}
+                <span className="text-success small fw-semibold pt-1" role="status">
+                  {saved === key ? 'Saved' : ''}
+                </span>
+              </div>
+              {key === 'weeklyReport' && <WeeklyReportDetails on={settings.weeklyReport} />}
+            </div>
           ))}
         </Form>
       )}
