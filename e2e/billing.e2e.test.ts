@@ -17,8 +17,10 @@ import {
 
 // Billing in the browser against the local Stripe fake: /pricing with the fake's prices, Checkout's
 // hosted page and back to Billing as Premium, the portal's cancel at period end and cancel now, and a
-// signed-out visitor sent through sign-up and back to /pricing; and the free trial's used-up
-// unsubscribes (402) leading to /pricing, with a Yahoo mailbox on a local Dovecot.
+// signed-out visitor sent through sign-up and back to /pricing; and the free trial with a Yahoo mailbox on a
+// local Dovecot: the free unsubscribes left above the list, a bulk confirmation saying how many will run,
+// a used-up trial's 402 explained in a dialog with the plans (not a jump to /pricing), and the landing
+// page's trial words only where billing is on.
 
 let fake: StripeFake;
 let dovecot: Dovecot | undefined;
@@ -188,46 +190,106 @@ describe('billing in the browser', () => {
 });
 
 describe('the free trial in the browser', () => {
-  it.skipIf(!dovecotAvailable())('sends a user whose free unsubscribes are used up to /pricing', async () => {
-    const mailbox = `trial-${Date.now()}@yahoo.com`;
-    await dovecot!.addUser({ user: mailbox, password: 'app password 1' });
-    await dovecot!.deliver(
-      mailbox,
-      'INBOX',
-      rawMessage({
-        from: 'Paper <paper@manual.example>',
-        subject: 'Issue 12',
-        date: daysAgo(1),
-        listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
-      }),
-    );
-    const page = await open();
-    const email = await signUpWithPassword(page, product, newEmail());
-    await addYahooMailbox(page, product, mailbox, 'app password 1');
-    const row = page.getByRole('row').filter({ hasText: 'paper@manual.example' });
-    await row.waitFor();
-
-    // Ten unsubscribes through the screens would take ten senders; the counter is set where the
-    // server keeps it instead (SQLite waits for the product's own writes).
+  /** Sets what the user used of the trial where the server keeps it (SQLite waits for the product's writes). */
+  function setTrialUsed(email: string, used: number) {
     const db = new SQLite(path.join(product.dataDir, 'inbox-genie.sqlite'), { fileMustExist: true });
     try {
       db.pragma('busy_timeout = 5000');
-      const updated = db.prepare('UPDATE users SET trial_unsubscribes_used = 10 WHERE email = ?').run(email);
+      const updated = db
+        .prepare('UPDATE users SET trial_unsubscribes_used = ? WHERE email = ?')
+        .run(used, email);
       expect(updated.changes).toBe(1);
     } finally {
       db.close();
     }
+  }
 
-    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/unsubscribe');
-    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
-    expect((await refused).status()).toBe(402);
-    await page.waitForURL(`${product.url}/pricing`);
-    await page.getByRole('button', { name: 'Choose Monthly' }).waitFor();
-    // Nothing was unsubscribed, and the Billing screen shows the trial used up.
-    await page.getByRole('link', { name: 'Dashboard' }).click();
-    await row.waitFor();
-    await page.goto(`${product.url}/genie/billing`);
-    await page.getByText('10 of 10 free unsubscribes used', { exact: true }).waitFor();
-    await page.getByText('1 of 1 mailbox', { exact: true }).waitFor();
+  const SENDERS = ['paper', 'daily', 'weekly', 'deals', 'club'];
+
+  it.skipIf(!dovecotAvailable())(
+    'says how many free unsubscribes are left, how many of a bulk will run, and explains a 402 in the app',
+    async () => {
+      const mailbox = `trial-${Date.now()}@yahoo.com`;
+      await dovecot!.addUser({ user: mailbox, password: 'app password 1' });
+      for (const [i, name] of SENDERS.entries()) {
+        await dovecot!.deliver(
+          mailbox,
+          'INBOX',
+          rawMessage({
+            from: `${name[0]!.toUpperCase()}${name.slice(1)} <${name}@manual.example>`,
+            subject: `Issue ${i}`,
+            date: daysAgo(i + 1),
+            listUnsubscribe: `<${product.url}/sender-unsubscribe-page>`,
+          }),
+        );
+      }
+      const page = await open();
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const email = await signUpWithPassword(page, product, newEmail());
+      await addYahooMailbox(page, product, mailbox, 'app password 1');
+      const row = (name: string) => page.getByRole('row').filter({ hasText: `${name}@manual.example` });
+      for (const name of SENDERS) await row(name).waitFor();
+
+      // Ten unsubscribes through the screens would take ten senders; the counter is set instead.
+      setTrialUsed(email, 7);
+      await page.reload();
+      await page.getByText('3 free unsubscribes left in your free trial.').waitFor();
+
+      // A bulk Unsubscribe of 5 says that only 3 will run.
+      for (const name of SENDERS) await row(name).getByRole('checkbox').check();
+      await page.locator('.bulk-bar').getByRole('button', { name: 'Unsubscribe' }).click();
+      const ask = page.getByRole('dialog').filter({ hasText: 'Unsubscribe from 5 senders?' });
+      await ask.getByText('3 of the 5 will run: 3 free unsubscribes left. The rest need a plan.').waitFor();
+      await shootBothWidths(page, 'trial-bulk-confirm');
+      await ask.getByRole('button', { name: 'Cancel' }).click();
+      await ask.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Clear selection' }).click();
+
+      // Used up: a single Unsubscribe stays in the app, with the server's reason and the plans.
+      setTrialUsed(email, 10);
+      await page.reload();
+      await page.getByText('No free unsubscribes left in your free trial.').waitFor();
+      const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/unsubscribe');
+      await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+      expect((await refused).status()).toBe(402);
+      const limit = page.getByRole('dialog', { name: 'Your free unsubscribes are used up' });
+      await limit.getByText(/Your free trial includes 10 unsubscribes and they are used up/).waitFor();
+      await limit.getByText('$9.99 / month').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/genie/subscriptions');
+      await shootBothWidths(page, 'trial-limit-dialog');
+      // Not now: back on the list, nothing unsubscribed.
+      await limit.getByRole('button', { name: 'Not now' }).click();
+      await limit.waitFor({ state: 'detached' });
+      await row('paper').waitFor();
+      // Again, and a plan: Checkout (the existing payment-link call), the list as where to come back.
+      await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+      await limit.getByRole('button', { name: 'Choose Monthly' }).click();
+      await page.waitForURL(`${fake.origin}/c/pay/**`);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(`${product.url}/genie/subscriptions`);
+      await page.goto(`${product.url}/genie/billing`);
+      await page.getByText('10 of 10 free unsubscribes used', { exact: true }).waitFor();
+    },
+  );
+
+  it('speaks of the free trial on the landing page only where billing is on', async () => {
+    const page = await open();
+    await page.goto(product.url);
+    // Billing is on in this product.
+    await page.getByText('Start with the free trial: one mailbox and 10 free unsubscribes.').waitFor();
+    await page.getByText('The free trial costs nothing.').waitFor();
+    await screenshot(page, 'landing-billing-on-1280');
+
+    // The same page where plans are not sold (the public config says so): no trial to speak of.
+    const off = await open(375);
+    await off.route('**/get-public-config', async (route) => {
+      const answer = await route.fetch();
+      await route.fulfill({ response: answer, json: { ...(await answer.json()), billing: false } });
+    });
+    await off.goto(product.url);
+    await off.getByRole('link', { name: 'See how it works' }).waitFor();
+    await off.getByText('Connect a mailbox in a minute and see every subscription you have.').waitFor();
+    await expect(off.getByText(/free trial/i).count()).resolves.toBe(0);
+    await screenshot(off, 'landing-billing-off-375');
   });
 });

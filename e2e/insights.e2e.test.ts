@@ -2,13 +2,20 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/index.js';
 import { rawMessage } from '#test/helpers/mail.js';
-import { horizontalOverflow, screenshot, withDovecotProduct, YAHOO_APP_PASSWORD } from './harness.js';
+import {
+  horizontalOverflow,
+  screenshot,
+  signUpWithPassword,
+  withDovecotProduct,
+  YAHOO_APP_PASSWORD,
+} from './harness.js';
 
 // The Insights screen in the browser against a real Dovecot playing Yahoo: reached from the sidebar, its
 // three charts drawn with their sentences and tables, a sender still sending after an unsubscribe blocked
-// from there (its mail goes to the trash), and the screen at 375 px without sideways scrolling.
+// from there (its mail goes to the trash) and then no claim about its mail since until 14 days have
+// passed, the screen at 375 px without sideways scrolling, and a call to add a mailbox instead of empty axes.
 
-const { dovecot, product, userWithYahooMailbox } = withDovecotProduct();
+const { dovecot, product, newPage, userWithYahooMailbox } = withDovecotProduct();
 
 const DAY = 86_400_000;
 const mail = (from: string, days: number) =>
@@ -80,6 +87,16 @@ describe('the Insights screen', () => {
     await page.locator('.toast-region .app-toast').filter({ hasText: 'Blocked Promo Blast' }).waitFor();
     await quieter.getByText('Blocked', { exact: true }).waitFor();
     await expect(quieter.getByRole('button', { name: 'Block Promo Blast' }).count()).resolves.toBe(0);
+    // Blocked a moment ago: no "went from 1 to 0 a month", but how long until the product can tell.
+    await quieter
+      .getByText(
+        "You unsubscribed from or blocked 1 sender too recently to tell whether their mail stopped. We'll know in 14 days.",
+      )
+      .waitFor();
+    await quieter.getByText(/We'll know in 14 days whether it stopped/).waitFor();
+    await expect(quieter.getByText(/went from/).count()).resolves.toBe(0);
+    await expect(quieter.getByRole('img').count()).resolves.toBe(0);
+    await screenshot(page, 'insights-too-soon-1280');
     // Its four messages went to the trash.
     await expect
       .poll(() => dovecot.count({ user: yahoo, password: YAHOO_APP_PASSWORD }, 'INBOX'))
@@ -93,5 +110,23 @@ describe('the Insights screen', () => {
       .not.toBeNull();
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, 'insights-375');
+  });
+
+  it('asks for a mailbox instead of drawing empty charts', async () => {
+    for (const width of [1280, 375]) {
+      const page = await newPage(width);
+      await signUpWithPassword(page, product);
+      await page.goto(`${product.url}/genie/insights`);
+      const none = page.getByRole('region', { name: 'No mailbox yet' });
+      await none.getByRole('heading', { name: 'Add a mailbox to see your insights' }).waitFor();
+      await expect(page.getByRole('region', { name: 'Mail a week' }).count()).resolves.toBe(0);
+      await expect(page.locator('.insights').getByRole('img').count()).resolves.toBe(0);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, `insights-no-mailbox-${width}`);
+      if (width === 375) {
+        await none.getByRole('link', { name: 'Add a mailbox' }).click();
+        await page.waitForURL('**/genie/add-account');
+      }
+    }
   });
 });

@@ -12,8 +12,8 @@ import {
 
 // Organising what stays, in the browser against a real Dovecot playing Yahoo: a sender's mail filed in a
 // new folder from the Organise dialog and put back by Undo, a rule kept and removed from the Rules
-// screen with its mail put back, the Screener holding brand-new senders' mail until Keep or until it is
-// turned off, and a 402 (rules need Premium) explained in the dialog.
+// screen with its mail put back, "Hold new senders" (the Screener feature, named apart from the kept list
+// "Screened Subscriptions") holding brand-new senders' mail until Keep or until it is turned off, and a 402 (rules need Premium) explained in the dialog.
 
 // Checks every 2 s: the Screener test's new sender is found without waiting minutes.
 const { dovecot, product, userWithYahooMailbox } = withDovecotProduct({
@@ -60,7 +60,8 @@ describe('organising a sender in the browser', () => {
     );
     expect(await count(yahoo, 'INBOX')).toBe(4);
 
-    await page.getByRole('button', { name: 'Organise… weekly@news.example' }).click();
+    await page.getByRole('button', { name: 'More weekly@news.example' }).click();
+    await page.getByRole('menuitem', { name: 'Organise…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Organise Weekly Digest' });
     await dialog.waitFor();
     // Saving with nothing chosen is named beside the form, before any call.
@@ -90,7 +91,8 @@ describe('organising a sender in the browser', () => {
 
     // Again, into the folder that now exists, keeping the newest 2; at a phone's width.
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.getByRole('button', { name: 'Organise… weekly@news.example' }).click();
+    await page.getByRole('button', { name: 'More weekly@news.example' }).click();
+    await page.getByRole('menuitem', { name: 'Organise…' }).click();
     await dialog.waitFor();
     await dialog.getByLabel('Move to folder').check();
     await dialog.getByLabel('Folder', { exact: true }).selectOption({ label: 'Newsletters' });
@@ -147,17 +149,19 @@ describe('organising a sender in the browser', () => {
     expect(await page.title()).toBe('Rules — Inbox Genie');
   });
 
-  it('holds new senders in the Screener until Keep, or turning it off, puts their mail back', async () => {
+  it('holds new senders (in the Screener folder) until Keep, or turning it off, puts their mail back', async () => {
     const { page, yahoo } = await userWithMailbox([weekly('Issue 1', 2)], 'weekly@news.example');
 
     await page.getByRole('link', { name: 'Email Accounts' }).click();
-    const screener = page.getByRole('switch', { name: `Screener for ${yahoo}` });
+    // Named so that it cannot be taken for the kept list, "Screened Subscriptions", in the sidebar.
+    const screener = page.getByRole('switch', { name: `Hold new senders for ${yahoo}` });
     await screener.waitFor();
     expect(await screener.isChecked()).toBe(false);
     const saved = page.waitForResponse((r) => r.url().endsWith('/screener') && r.ok());
     await screener.click();
     await saved;
-    await toast(page, `Screener on for ${yahoo}`).waitFor();
+    await toast(page, `Holding new senders for ${yahoo}`).waitFor();
+    await page.getByText('is held out of your inbox, in a folder named “Screener”').first().waitFor();
     expect(await screener.isChecked()).toBe(true);
     await screenshot(page, 'accounts-screener-1280');
 
@@ -174,7 +178,9 @@ describe('organising a sender in the browser', () => {
     await page.getByRole('link', { name: 'Subscriptions to Review' }).click();
     // The next check (every 2 s) finds the sender and moves its mail to the Screener.
     const fresh = row(page, 'hello@fresh.example');
-    await fresh.locator('.subscription-new').getByText('New').waitFor({ timeout: 30_000 });
+    // The row says in visible words that its mail is held.
+    await fresh.locator('.subscription-new').getByText('Held: new sender').waitFor({ timeout: 30_000 });
+    expect(await fresh.locator('.subscription-new').isVisible()).toBe(true);
     await expect.poll(() => count(yahoo, 'Screener'), { timeout: 20_000 }).toBe(1);
     expect(await count(yahoo, 'INBOX')).toBe(1);
     await screenshotViewport(page, 'screener-new-1280');
@@ -205,9 +211,12 @@ describe('organising a sender in the browser', () => {
     await page.getByRole('link', { name: 'Email Accounts' }).click();
     await page.setViewportSize({ width: 375, height: 812 });
     const off = page.waitForResponse((r) => r.url().endsWith('/screener') && r.ok());
-    await page.getByRole('switch', { name: `Screener for ${yahoo}` }).click();
+    await page.getByRole('switch', { name: `Hold new senders for ${yahoo}` }).click();
     await off;
-    await toast(page, `Screener off for ${yahoo}: 1 message went back to the inbox`).waitFor();
+    await toast(
+      page,
+      `No longer holding new senders for ${yahoo}: 1 message went back to the inbox`,
+    ).waitFor();
     await expect.poll(() => count(yahoo, 'INBOX')).toBe(3);
     expect(await count(yahoo, 'Screener')).toBe(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
@@ -227,7 +236,8 @@ describe('organising a sender in the browser', () => {
           })
         : route.continue(),
     );
-    await page.getByRole('button', { name: 'Organise… weekly@news.example' }).click();
+    await page.getByRole('button', { name: 'More weekly@news.example' }).click();
+    await page.getByRole('menuitem', { name: 'Organise…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Organise Weekly Digest' });
     await dialog.getByLabel('Keep only the newest').check();
     await dialog.getByRole('button', { name: 'Save' }).click();

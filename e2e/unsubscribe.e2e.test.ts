@@ -4,8 +4,9 @@ import { daysAgo, rawMessage } from '#test/helpers/mail.js';
 import { type OpenPageOptions, screenshot, withDovecotProduct, YAHOO_APP_PASSWORD } from './harness.js';
 
 // Unsubscribing in the browser: the manual path with both alerts on (dialog → the sender's page in a
-// new tab → confirmation), with both alerts off (no dialog), and a block of a sender without a link,
-// whose mail ends up in the Trash of a real Dovecot.
+// new tab → confirmation, both naming the sender and the host its link opens), with both alerts off (no
+// dialog), Block offered after "Not Yet", and a block of a sender without a link, whose mail ends up in the
+// Trash of a real Dovecot.
 
 const { dovecot, product, userWithYahooMailbox } = withDovecotProduct({ smtpDown: true });
 const row = (page: Page, address: string) => page.getByRole('row').filter({ hasText: address });
@@ -71,6 +72,11 @@ describe('unsubscribing in the browser', () => {
     await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
     const manual = page.getByRole('dialog').filter({ hasText: 'Manual Unsubscription Required' });
     await manual.getByText('Manual unsubscription required. Open the webpage to unsubscribe?').waitFor();
+    // The dialog names the sender and the host the link opens (the sender's page is on the product's host).
+    const host = new URL(product.url).hostname;
+    await expect(manual.locator('.unsubscribe-target').innerText()).resolves.toBe(
+      `Sender: Paper (paper@manual.example)\nPage at: ${host}`,
+    );
     await screenshot(page, 'manual-dialog-1280');
     const popup = page.context().waitForEvent('page');
     await manual.getByRole('button', { name: 'Open Link' }).click();
@@ -81,6 +87,9 @@ describe('unsubscribing in the browser', () => {
 
     const confirm = page.getByRole('dialog').filter({ hasText: 'Unsubscription Confirmation' });
     await confirm.getByText('Did you successfully unsubscribe from the newsletter?').waitFor();
+    await expect(confirm.locator('.unsubscribe-target').innerText()).resolves.toBe(
+      `Sender: Paper (paper@manual.example)\nPage at: ${host}`,
+    );
     await confirm.getByRole('button', { name: 'Yes, Unsubscribed' }).click();
     await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
 
@@ -134,8 +143,8 @@ describe('unsubscribing in the browser', () => {
     await expect(page.getByRole('dialog').count()).resolves.toBe(0);
   });
 
-  it('opens the link at once and asks afterwards with manual alert off and after-alert on; Not Yet keeps it', async () => {
-    const { page } = await userWithMailbox();
+  it('opens the link at once and asks afterwards with manual alert off and after-alert on; Not Yet offers Block', async () => {
+    const { page, yahoo } = await userWithMailbox();
     await setAlerts(page, false, true);
     const popup = page.context().waitForEvent('page');
     await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
@@ -145,9 +154,34 @@ describe('unsubscribing in the browser', () => {
     await expect(
       page.getByRole('dialog').filter({ hasText: 'Manual Unsubscription Required' }).count(),
     ).resolves.toBe(0);
+    await confirm.getByText('(paper@manual.example)').waitFor();
     await confirm.getByRole('button', { name: 'Not Yet' }).click();
     await confirm.waitFor({ state: 'detached' });
+    // Not Yet: the page did not work (yet). Block is offered, naming the sender and the page's host.
+    const offer = page.getByRole('dialog').filter({ hasText: 'Not unsubscribed from Paper yet?' });
+    await offer
+      .getByText(`If the page at ${new URL(product.url).hostname} did not unsubscribe you`)
+      .waitFor();
     await row(page, 'paper@manual.example').waitFor();
+    await screenshot(page, 'not-yet-block-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'not-yet-block-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Close leaves the sender as it was; asking again and choosing Block blocks it (the block call).
+    await offer.getByRole('button', { name: 'Close' }).click();
+    await offer.waitFor({ state: 'detached' });
+    await row(page, 'paper@manual.example').waitFor();
+    const again = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Unsubscribe paper@manual.example' }).click();
+    await (await again).close();
+    await confirm.getByRole('button', { name: 'Not Yet' }).click();
+    const blocked = page.waitForResponse((r) => r.url().endsWith('/block-subscription') && r.ok());
+    await offer.getByRole('button', { name: 'Block sender' }).click();
+    await blocked;
+    await row(page, 'paper@manual.example').waitFor({ state: 'detached' });
+    await page.locator('.toast-region .app-toast').filter({ hasText: 'Blocked Paper' }).waitFor();
+    // As the dialog said: its mail went to the Trash.
+    await expect.poll(() => trashCount(yahoo)).toBe(1);
   });
 
   it('offers Block when the unsubscribe email cannot be sent, and asks before trashing personal mail', async () => {

@@ -44,6 +44,11 @@ export const billingStateSchema = z.object({
   usage: z.object({
     unsubscribesUsed: z.number().int(),
     unsubscribesLimit: z.number().int().nullable(),
+    /**
+     * Free unsubscribes still to use (the limit less what was used, never below 0); null: no limit. The
+     * list shows it and a bulk confirmation says how many of its senders will run.
+     */
+    unsubscribesLeft: z.number().int().min(0).nullable(),
     mailboxes: z.number().int(),
     mailboxesLimit: z.number().int().nullable(),
   }),

@@ -46,8 +46,17 @@ export const insightsQuieterSenderSchema = z.object({
   blocked: z.boolean(),
   /** The 90 days before the action, a third of it. */
   perMonthBefore: z.number().min(0),
-  /** Since the action, per 30 days (over at least 30 days, so two days' mail is not extrapolated). */
-  perMonthSince: z.number().min(0),
+  /**
+   * Since the action, per 30 days (over at least 30 days, so two days' mail is not extrapolated); null
+   * until the action is old enough for the figure to mean something (`knownInDays`).
+   */
+  perMonthSince: z.number().min(0).nullable(),
+  /**
+   * Whole days until `perMonthSince` is known; 0 once it is. The server decides how long that is
+   * (server/features/insights/service.ts QUIETER_KNOWN_AFTER_DAYS,
+   * docs/decisions/105-words-that-cannot-be-misread.md).
+   */
+  knownInDays: z.number().int().min(0),
   messagesSince: z.number().int().min(0),
   /** Mail arrived more than STILL_SENDING_AFTER_DAYS days after the action. */
   stillSending: z.boolean(),
@@ -66,6 +75,10 @@ export const insightsResponseSchema = z.object({
     /** Every unsubscribed or blocked sender, of which `senders` lists at most INSIGHTS_QUIETER_LIMIT. */
     total: z.number().int().min(0),
     stillSending: z.number().int().min(0),
+    /** Senders whose mail since is known (acted on long enough ago); the two totals cover these only. */
+    known: z.number().int().min(0),
+    /** Whole days until the next sender's mail since is known; null when every one is known. */
+    nextKnownInDays: z.number().int().min(0).nullable(),
     perMonthBefore: z.number().min(0),
     perMonthSince: z.number().min(0),
   }),

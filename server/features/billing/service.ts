@@ -126,6 +126,7 @@ export function createBillingService(deps: BillingDeps) {
         usage: {
           unsubscribesUsed: usage.unsubscribesUsed,
           unsubscribesLimit: limited ? FREE_TRIAL.unsubscribes : null,
+          unsubscribesLeft: limited ? Math.max(0, FREE_TRIAL.unsubscribes - usage.unsubscribesUsed) : null,
           mailboxes: usage.mailboxes,
           mailboxesLimit: limited ? FREE_TRIAL.mailboxes : null,
         },

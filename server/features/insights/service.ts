@@ -20,6 +20,13 @@ export const WEEK_MS = 7 * DAY_MS;
 /** The window "messages a month" is counted over, as on the list (scans/repository.ts RECENT_WINDOW_MS). */
 const BEFORE_WINDOW_MS = 90 * DAY_MS;
 const CACHE_TTL_MS = 60_000;
+/**
+ * Days after an unsubscribe or a block before "mail since" is shown (docs/decisions/105-words-that-cannot-be-misread.md).
+ * Senders have 10 business days to honour an opt-out (CAN-SPAM), about two weeks, and a weekly list sends
+ * at most twice in that time: before then, no mail since proves nothing, and minutes after an unsubscribe
+ * "went from 23.7 to 0 a month" would be a claim the product cannot make.
+ */
+export const QUIETER_KNOWN_AFTER_DAYS = 14;
 const CACHE_USERS = 1_000;
 
 /** Monday 00:00 UTC of the week holding `at` (1970-01-01 was a Thursday). */
@@ -34,6 +41,9 @@ const oneDecimal = (n: number) => Math.round(n * 10) / 10;
 /** A sender's monthly figures before and since its action, as the contract defines them. */
 export function quieterSender(row: QuieterRow, now: number): InsightsQuieterSender {
   const sinceMs = Math.max(30 * DAY_MS, now - row.actedAt);
+  const knownAt = row.actedAt + QUIETER_KNOWN_AFTER_DAYS * DAY_MS;
+  // Whole days, rounded up: "in 1 day" until the very moment it is known.
+  const knownInDays = Math.max(0, Math.ceil((knownAt - now) / DAY_MS));
   return {
     id: row.id,
     name: row.name,
@@ -41,7 +51,8 @@ export function quieterSender(row: QuieterRow, now: number): InsightsQuieterSend
     actedAt: new Date(row.actedAt).toISOString(),
     blocked: row.blocked,
     perMonthBefore: oneDecimal(row.before / 3),
-    perMonthSince: oneDecimal((row.since * 30 * DAY_MS) / sinceMs),
+    perMonthSince: knownInDays > 0 ? null : oneDecimal((row.since * 30 * DAY_MS) / sinceMs),
+    knownInDays,
     messagesSince: row.since,
     stillSending: row.late > 0,
   };
@@ -77,6 +88,12 @@ export function createInsightsService({
       else week[c.category] += c.messages;
     }
     const senders = quiet.map((r) => quieterSender(r, at));
+    const known = senders.filter((s) => s.perMonthSince !== null);
+    const nextKnownInDays = senders.reduce<number | null>(
+      (next, s) =>
+        s.perMonthSince === null && (next === null || s.knownInDays < next) ? s.knownInDays : next,
+      null,
+    );
     senders.sort(
       (a, b) =>
         Number(b.stillSending) - Number(a.stillSending) ||
@@ -100,8 +117,11 @@ export function createInsightsService({
         senders: senders.slice(0, INSIGHTS_QUIETER_LIMIT),
         total: senders.length,
         stillSending: senders.filter((s) => s.stillSending).length,
-        perMonthBefore: oneDecimal(senders.reduce((sum, s) => sum + s.perMonthBefore, 0)),
-        perMonthSince: oneDecimal(senders.reduce((sum, s) => sum + s.perMonthSince, 0)),
+        // The totals compare like with like: only the senders whose mail since is known.
+        known: known.length,
+        nextKnownInDays,
+        perMonthBefore: oneDecimal(known.reduce((sum, s) => sum + s.perMonthBefore, 0)),
+        perMonthSince: oneDecimal(known.reduce((sum, s) => sum + (s.perMonthSince ?? 0), 0)),
       },
     };
   }

@@ -48,7 +48,7 @@ function moveSentences(moves: readonly MoveGroup[]): string[] {
     sentences.push(
       cause === 'rule'
         ? `Sender rules moved ${plural(messages, 'message')}: ${parts}.`
-        : `The Screener held ${plural(messages, 'message')} from new senders out of your inbox: ${parts}.`,
+        : `Hold new senders kept ${plural(messages, 'message')} of new senders out of your inbox: ${parts}.`,
     );
   }
   return sentences;
@@ -90,13 +90,13 @@ export function renderText(c: ReportContent, links: ReportLinks): string {
   if (moreNew) lines.push(`- ${moreNew}`);
   if (c.newSubscriptions.total > 0) lines.push(`Review them: ${links.subscriptions}`);
 
-  section('What your rules and the Screener did');
+  section('What your rules and Hold new senders did');
   const sentences = moveSentences(c.moves);
   if (sentences.length === 0) lines.push('Nothing to move this week.');
   lines.push(...sentences);
   for (const s of c.movedSenders) {
     lines.push(
-      `- ${senderLabel(s)}: ${plural(s.messages, 'message')} (${s.cause === 'rule' ? 'rule' : 'Screener'})`,
+      `- ${senderLabel(s)}: ${plural(s.messages, 'message')} (${s.cause === 'rule' ? 'rule' : 'held: new sender'})`,
     );
   }
   lines.push(`Your rules: ${links.rules}`);
@@ -161,7 +161,7 @@ export function renderHtml(c: ReportContent, links: ReportLinks): string {
   parts.push(list(newItems));
   if (c.newSubscriptions.total > 0) parts.push(para(link(links.subscriptions, 'Review them')));
 
-  parts.push(heading('What your rules and the Screener did'));
+  parts.push(heading('What your rules and Hold new senders did'));
   const sentences = moveSentences(c.moves);
   if (sentences.length === 0) parts.push(para('Nothing to move this week.'));
   for (const s of sentences) parts.push(para(escapeHtml(s)));
@@ -169,7 +169,7 @@ export function renderHtml(c: ReportContent, links: ReportLinks): string {
     list(
       c.movedSenders.map(
         (s) =>
-          `${escapeHtml(senderLabel(s))}: ${escapeHtml(plural(s.messages, 'message'))} (${s.cause === 'rule' ? 'rule' : 'Screener'})`,
+          `${escapeHtml(senderLabel(s))}: ${escapeHtml(plural(s.messages, 'message'))} (${s.cause === 'rule' ? 'rule' : 'held: new sender'})`,
       ),
     ),
   );

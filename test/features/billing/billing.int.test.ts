@@ -193,7 +193,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       interval: open[0] === a ? 'month' : 'year',
       cancelAtPeriodEnd: false,
       hasCustomer: true,
-      usage: { unsubscribesLimit: null, mailboxesLimit: null },
+      usage: { unsubscribesLimit: null, unsubscribesLeft: null, mailboxesLimit: null },
     });
     expect(Date.parse(state.currentPeriodEnd!)).toBeGreaterThan(Date.now() + 25 * 86_400_000);
 
@@ -482,8 +482,11 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     it('allows ten unsubscribes; the 10th and 11th in parallel: exactly one 402, and nothing sent for it', async () => {
       const { client, smtp, ids } = await trialUser(stripeEnv());
       expect(ids).toHaveLength(12);
+      expect((await billing(client)).usage).toMatchObject({ unsubscribesUsed: 0, unsubscribesLeft: 10 });
       for (const id of ids.slice(0, 9)) expect((await unsubscribe(client, id)).statusCode).toBe(200);
       expect(smtp.received).toHaveLength(9);
+      // The list's "1 free unsubscribe left" comes from here.
+      expect((await billing(client)).usage).toMatchObject({ unsubscribesUsed: 9, unsubscribesLeft: 1 });
       const answers = await Promise.all([unsubscribe(client, ids[9]!), unsubscribe(client, ids[10]!)]);
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 402]);
       const refused = answers.find((a) => a.statusCode === 402)!;
@@ -498,7 +501,13 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await unsubscribe(client, ids[0]!)).statusCode).toBe(200);
       expect(await billing(client)).toMatchObject({
         plan: 'free',
-        usage: { unsubscribesUsed: 10, unsubscribesLimit: 10, mailboxes: 1, mailboxesLimit: 1 },
+        usage: {
+          unsubscribesUsed: 10,
+          unsubscribesLimit: 10,
+          unsubscribesLeft: 0,
+          mailboxes: 1,
+          mailboxesLimit: 1,
+        },
       });
     });
 
@@ -507,7 +516,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       smtp.mode = 'refuse';
       const failed = await unsubscribe(client, ids[0]!);
       expect(failed.statusCode).toBe(502);
-      expect((await billing(client)).usage.unsubscribesUsed).toBe(0);
+      expect((await billing(client)).usage).toMatchObject({ unsubscribesUsed: 0, unsubscribesLeft: 10 });
       smtp.mode = 'accept';
       expect((await unsubscribe(client, ids[0]!)).statusCode).toBe(200);
       expect((await client.post('/keep-subscription', { subscriptionId: ids[0] })).statusCode).toBe(200);
@@ -530,7 +539,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await billing(again)).usage.unsubscribesUsed).toBe(0);
       expect((await again.post('/auth/yahoo', { email, appPassword: password })).statusCode).toBe(200);
       await t.app.jobs.idle();
-      expect((await billing(again)).usage.unsubscribesUsed).toBe(3);
+      expect((await billing(again)).usage).toMatchObject({ unsubscribesUsed: 3, unsubscribesLeft: 7 });
     });
 
     it("keeps a deleted account's trial use only under proven addresses, so nobody can spend a stranger's", async () => {
@@ -600,7 +609,7 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect(await billing(client)).toMatchObject({
         enabled: false,
         plan: 'free',
-        usage: { unsubscribesLimit: null, mailboxesLimit: null },
+        usage: { unsubscribesLimit: null, unsubscribesLeft: null, mailboxesLimit: null },
       });
       expect((await client.get('/get-public-config')).json()).toMatchObject({
         billing: false,

@@ -191,6 +191,8 @@ describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
       senders: [],
       total: 0,
       stillSending: 0,
+      known: 0,
+      nextKnownInDays: null,
       perMonthBefore: 0,
       perMonthSince: 0,
     });
@@ -207,6 +209,46 @@ describe.each(DIALECTS)('insights on %s (Dovecot)', (dialect) => {
       messagesSince: 0,
       stillSending: false,
     });
+  });
+
+  it('claims nothing about mail since until 14 days after the action, and says how long is left', async () => {
+    // REVIEW was blocked a moment ago (the test before): its mail since is not known for 14 days.
+    const fresh = await insights();
+    const review = fresh.quieter.senders.find((s) => s.address === REVIEW)!;
+    expect(review).toMatchObject({ perMonthSince: null, knownInDays: 14, perMonthBefore: 1.3 });
+    // The totals cover the two senders acted on 20 and 30 days ago only: no "went from 3.6 to 1".
+    expect(fresh.quieter).toMatchObject({
+      total: 3,
+      known: 2,
+      nextKnownInDays: 14,
+      perMonthBefore: 2.3,
+      perMonthSince: 1,
+    });
+
+    // Two days short of the threshold: 2 days left, still no figure.
+    const actedAt = async (days: number) => {
+      await t.db
+        .updateTable('senders')
+        .set({ unsubscribed_at: Date.now() - days * DAY, updated_at: Date.now() })
+        .where('id', '=', review.id)
+        .execute();
+      return (await insights()).quieter;
+    };
+    const soon = await actedAt(12);
+    expect(soon.senders.find((s) => s.id === review.id)).toMatchObject({
+      perMonthSince: null,
+      knownInDays: 2,
+    });
+    expect(soon.nextKnownInDays).toBe(2);
+
+    // At 14 days it is known (its mail of days 9, 8 and 1 came since): every sender counts, none waits.
+    const known = await actedAt(14);
+    expect(known.senders.find((s) => s.id === review.id)).toMatchObject({
+      knownInDays: 0,
+      perMonthSince: 3,
+      messagesSince: 3,
+    });
+    expect(known).toMatchObject({ known: 3, nextKnownInDays: null });
   });
 
   it('refuses a signed-out call', async () => {

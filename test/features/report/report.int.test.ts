@@ -349,7 +349,7 @@ describe.each(DIALECTS)('weekly report on %s', (dialect: Dialect) => {
     expect(text).toContain('- hello@monday.example (1 message)');
     expect(text).toContain('Sender rules moved 4 messages: 3 filed into “Deals”, 1 moved to the trash.');
     expect(text).toContain(
-      'The Screener held 2 messages from new senders out of your inbox: 2 filed into “Screener”.',
+      'Hold new senders kept 2 messages of new senders out of your inbox: 2 filed into “Screener”.',
     );
     expect(text).toContain('Still sending after you unsubscribed: 1');
     expect(text).toMatch(

@@ -35,6 +35,21 @@ describe('the global failure rule', () => {
     expect(onPlanRequired).toHaveBeenCalledTimes(2);
   });
 
+  it('leaves a 402 to a mutation that shows the plan dialog itself, and still sends its 403 to sign-in', async () => {
+    const onSessionLost = vi.fn();
+    const onPlanRequired = vi.fn();
+    const client = createQueryClient({ onSessionLost, onPlanRequired });
+    for (const status of [402, 403]) {
+      const mutation = client.getMutationCache().build(client, {
+        meta: { planDialog: true },
+        mutationFn: () => Promise.reject(new ApiError(status, 'no')),
+      });
+      await mutation.execute(undefined).catch(() => {});
+    }
+    expect(onPlanRequired).not.toHaveBeenCalled();
+    expect(onSessionLost).toHaveBeenCalledTimes(1);
+  });
+
   it('records a lost session as signed out', async () => {
     const client = createQueryClient({ onSessionLost: () => {}, onPlanRequired: () => {} });
     client.setQueryData(SIGNIN_STATUS_KEY, true);

@@ -1,7 +1,8 @@
 // The one QueryClient of the app and the failures every query and mutation shares (docs/product.md §8): a 403
 // means the session is gone and leads to the sign-in page, a 402 means a plan is needed and leads to
-// /pricing, wherever either happens; a query answered 401 with a redirectUrl (a mailbox that needs
-// re-authentication) goes there. What else a failure means stays with the screen (alerts, banners).
+// /pricing, wherever either happens (except a mutation whose screen shows the plans in a dialog); a query
+// answered 401 with a redirectUrl (a mailbox that needs re-authentication) goes there. What else a failure
+// means stays with the screen (alerts, banners).
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, isStatus, redirectUrlOf } from './api-client';
 import { SIGNIN_STATUS_KEY } from './query-keys';
@@ -16,6 +17,13 @@ declare module '@tanstack/react-query' {
        * Re-authentication Required dialog with its reason, instead of a jump to another page.
        */
       reauthDialog?: boolean;
+    };
+    mutationMeta: {
+      /**
+       * A 402 (the free trial's limit) is the screen's to show, as a dialog with the server's reason and the
+       * plans, instead of a jump to the public /pricing page (the unsubscribe flow's calls).
+       */
+      planDialog?: boolean;
     };
   }
 }
@@ -65,7 +73,8 @@ export function createQueryClient({ onSessionLost, onPlanRequired }: Handlers): 
       },
     }),
     mutationCache: new MutationCache({
-      onError: (error) => {
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.planDialog && statusOf(error) === 402) return;
         navigateFor(error);
       },
     }),

@@ -7,6 +7,7 @@ import {
   providerName,
   reconnectUrl,
   removalText,
+  SCREENER_HINT,
   screenerText,
   statusBadge,
   troubledAccounts,
@@ -59,15 +60,17 @@ describe('email accounts', () => {
     );
   });
 
-  it('says what switching the Screener did, and how much mail went back', () => {
-    expect(screenerText('me@yahoo.com', true, 0)).toBe('Screener on for me@yahoo.com');
+  it('says what switching the new-sender hold did, and how much mail went back', () => {
+    expect(screenerText('me@yahoo.com', true, 0)).toBe('Holding new senders for me@yahoo.com');
     expect(screenerText('me@yahoo.com', false, 3)).toBe(
-      'Screener off for me@yahoo.com: 3 messages went back to the inbox',
+      'No longer holding new senders for me@yahoo.com: 3 messages went back to the inbox',
     );
     expect(screenerText('me@yahoo.com', false, 1)).toBe(
-      'Screener off for me@yahoo.com: 1 message went back to the inbox',
+      'No longer holding new senders for me@yahoo.com: 1 message went back to the inbox',
     );
-    expect(screenerText('me@yahoo.com', false, 0)).toBe('Screener off for me@yahoo.com');
+    expect(screenerText('me@yahoo.com', false, 0)).toBe('No longer holding new senders for me@yahoo.com');
+    // Not to be confused with the kept list, "Screened Subscriptions".
+    expect(SCREENER_HINT).not.toMatch(/Screened/);
   });
 });
 

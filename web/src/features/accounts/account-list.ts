@@ -46,15 +46,19 @@ export function removalText(email: string): string {
   return `Remove ${email}? Its subscriptions and everything Inbox Genie stored about this mailbox will be deleted.`;
 }
 
-/** What the Screener switch does, in one line under it. */
+/**
+ * What the "Hold new senders" switch does, in one line under it. The feature is named apart from the list
+ * "Screened Subscriptions" (the spec's name for the kept senders); the folder keeps its name "Screener", as
+ * mail already waits in it (docs/decisions/105-words-that-cannot-be-misread.md).
+ */
 export const SCREENER_HINT =
-  'Mail from senders you have not seen before waits in a Screener folder until you Keep them.';
+  'Mail from senders you have not seen before is held out of your inbox, in a folder named “Screener”, until you Keep them.';
 
-/** The note after the Screener was switched (`restored`: messages that went back to the inbox). */
+/** The note after the hold was switched (`restored`: messages that went back to the inbox). */
 export function screenerText(email: string, enabled: boolean, restored: number): string {
-  if (enabled) return `Screener on for ${email}`;
-  if (restored <= 0) return `Screener off for ${email}`;
-  return `Screener off for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
+  if (enabled) return `Holding new senders for ${email}`;
+  if (restored <= 0) return `No longer holding new senders for ${email}`;
+  return `No longer holding new senders for ${email}: ${restored} ${restored === 1 ? 'message' : 'messages'} went back to the inbox`;
 }
 
 /** Whether a mailbox needs the user: a check that failed (Retry) or a password refused (Reconnect). */

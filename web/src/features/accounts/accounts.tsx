@@ -127,7 +127,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
       toasts.show({ text: screenerText(account.email, answer.enabled, answer.restored) });
     } catch (error) {
       // A 403 or 402 is the query client's (sign-in, pricing).
-      const text = failureText('Failed to switch the Screener', error, 'Please try again.');
+      const text = failureText('Failed to switch Hold new senders', error, 'Please try again.');
       toasts.show(errorToast(text, () => void switchScreener(enabled), `screener:${account.email}`, error));
     }
   }
@@ -154,7 +154,7 @@ function AccountItem({ account, onRemove }: { account: EmailAccount; onRemove: (
           className="mt-2 mb-0 account-screener"
           label={
             <>
-              Screener<span className="visually-hidden"> for {account.email}</span>
+              Hold new senders<span className="visually-hidden"> for {account.email}</span>
             </>
           }
           checked={screener.isPending ? (screener.variables?.enabled ?? account.screener) : account.screener}

@@ -8,21 +8,17 @@ import type { BillingState } from '#contract/api.js';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
 import { useBilling } from './api/billing-state';
-import { usePrices } from './api/prices';
-import { useBillingPortal, useCheckout } from './api/stripe-links';
+import { useBillingPortal } from './api/stripe-links';
 import { SUBSCRIPTION_STATUS_KEY } from './api/subscription-status';
-import { PlanCards, type PlanId } from './plan-cards';
+import { PaidPlans } from './paid-plans';
 import {
   type CheckoutReturn,
   checkoutReturn,
-  type Interval,
   pendingPollInterval,
   periodLine,
   premiumName,
   usageLines,
 } from './plans';
-
-const PAID_PLANS: readonly PlanId[] = ['month', 'year'];
 
 const WELCOME = 'Welcome to Premium! Add more mailboxes and unsubscribe without limits.';
 const CONFIRMING = 'Your payment is being confirmed… This page updates as soon as it is.';
@@ -142,25 +138,7 @@ function PremiumPlan({ state }: { state: BillingState }) {
 }
 
 function FreePlan({ state }: { state: BillingState }) {
-  const { prices, failed } = usePrices();
-  const checkout = useCheckout(prices);
   const usage = usageLines(state.usage);
-
-  function action(plan: PlanId) {
-    const interval = plan as Interval;
-    const busy = checkout.busy && checkout.variables === interval;
-    return (
-      <Button
-        variant="primary"
-        className="w-100"
-        disabled={checkout.busy}
-        aria-busy={busy || undefined}
-        onClick={() => checkout.start(interval)}
-      >
-        {busy ? 'Opening checkout…' : `Choose ${interval === 'month' ? 'Monthly' : 'Yearly'}`}
-      </Button>
-    );
-  }
 
   return (
     <>
@@ -179,7 +157,7 @@ function FreePlan({ state }: { state: BillingState }) {
         </Card.Body>
       </Card>
       <h2 className="h5 mb-3">Upgrade to Premium</h2>
-      <PlanCards plans={PAID_PLANS} prices={prices} showAmounts={!failed} action={action} headingLevel={3} />
+      <PaidPlans headingLevel={3} />
     </>
   );
 }

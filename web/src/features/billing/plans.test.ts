@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Price } from '#contract/api.js';
 import {
   beginCheckoutParams,
+  bulkRunText,
   checkoutReturn,
   formatAmount,
+  freeLeftText,
   pendingPollInterval,
   periodLine,
   premiumName,
@@ -80,14 +82,43 @@ describe('begin_checkout', () => {
 describe('the Billing screen', () => {
   it('shows the trial use', () => {
     expect(
-      usageLines({ unsubscribesUsed: 3, unsubscribesLimit: 10, mailboxes: 1, mailboxesLimit: 1 }),
+      usageLines({
+        unsubscribesUsed: 3,
+        unsubscribesLimit: 10,
+        unsubscribesLeft: 7,
+        mailboxes: 1,
+        mailboxesLimit: 1,
+      }),
     ).toEqual(['3 of 10 free unsubscribes used', '1 of 1 mailbox']);
     expect(
-      usageLines({ unsubscribesUsed: 0, unsubscribesLimit: 1, mailboxes: 2, mailboxesLimit: 3 }),
+      usageLines({
+        unsubscribesUsed: 0,
+        unsubscribesLimit: 1,
+        unsubscribesLeft: 1,
+        mailboxes: 2,
+        mailboxesLimit: 3,
+      }),
     ).toEqual(['0 of 1 free unsubscribe used', '2 of 3 mailboxes']);
     expect(
-      usageLines({ unsubscribesUsed: 40, unsubscribesLimit: null, mailboxes: 4, mailboxesLimit: null }),
+      usageLines({
+        unsubscribesUsed: 40,
+        unsubscribesLimit: null,
+        unsubscribesLeft: null,
+        mailboxes: 4,
+        mailboxesLimit: null,
+      }),
     ).toEqual([]);
+  });
+
+  it('says how many free unsubscribes are left, and how many of a bulk will run', () => {
+    expect(freeLeftText(3)).toBe('3 free unsubscribes left');
+    expect(freeLeftText(1)).toBe('1 free unsubscribe left');
+    expect(freeLeftText(0)).toBe('No free unsubscribes left');
+    expect(bulkRunText(5, 3)).toBe('3 of the 5 will run: 3 free unsubscribes left. The rest need a plan.');
+    expect(bulkRunText(2, 0)).toBe('None of the 2 will run: no free unsubscribes left. They need a plan.');
+    expect(bulkRunText(1, 0)).toBe('It will not run: no free unsubscribes left. It needs a plan.');
+    expect(bulkRunText(2, 5)).toBe('All 2 will run: 5 free unsubscribes left.');
+    expect(bulkRunText(1, 1)).toBe('It will run: 1 free unsubscribe left.');
   });
 
   it('says when the plan renews or ends, in US English', () => {

@@ -102,6 +102,27 @@ export function usageLines(usage: BillingState['usage']): string[] {
   return lines;
 }
 
+/** Beside the list while the trial limits: "3 free unsubscribes left", "No free unsubscribes left". */
+export function freeLeftText(left: number): string {
+  if (left <= 0) return 'No free unsubscribes left';
+  return `${left} free ${plural(left, 'unsubscribe', 'unsubscribes')} left`;
+}
+
+/**
+ * A bulk Unsubscribe's confirmation while the trial limits: how many of the `count` selected senders will
+ * run ("3 of the 5 will run: 3 free unsubscribes left. The rest need a plan."); the rest end as "needs a
+ * plan" (a 402 per sender).
+ */
+export function bulkRunText(count: number, left: number): string {
+  if (left <= 0) {
+    return count === 1
+      ? 'It will not run: no free unsubscribes left. It needs a plan.'
+      : `None of the ${count} will run: no free unsubscribes left. They need a plan.`;
+  }
+  if (left >= count) return `${count === 1 ? 'It' : `All ${count}`} will run: ${freeLeftText(left)}.`;
+  return `${left} of the ${count} will run: ${freeLeftText(left)}. The rest need a plan.`;
+}
+
 /** A date in US English, e.g. "March 4, 2026"; null for a missing or unreadable one. */
 export function usDate(iso: string | null): string | null {
   if (!iso) return null;

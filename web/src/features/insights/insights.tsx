@@ -1,27 +1,18 @@
 // /genie/insights: three charts of the user's mail, each with the figures behind it (a table) and a
 // sentence saying what it shows, for a screen reader and at 375 px. Chart.js loads with the first chart
 // (bar-chart.tsx), never with another screen. docs/decisions/083-insights.md.
-import { useQueryClient } from '@tanstack/react-query';
 import type { ChartConfiguration } from 'chart.js';
-import { type ReactNode, useMemo, useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import type {
-  InsightsQuieterSender,
-  InsightsResponse,
-  InsightsTopSender,
-  InsightsWeek,
-} from '#contract/api.js';
-import { STILL_SENDING_AFTER_DAYS } from '#contract/api.js';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { type ReactNode, useMemo } from 'react';
+import { Link } from 'react-router';
+import type { InsightsResponse, InsightsTopSender, InsightsWeek } from '#contract/api.js';
+import { SCREENS } from '#contract/routes.js';
 import { ErrorState } from '../../components/error-state';
 import { Loading } from '../../components/loading';
 import { PageHeader } from '../../components/page-header';
-import { useToasts } from '../../components/toasts';
-import { ApiError, messageOf } from '../../lib/api-client';
-import { USER_KEY } from '../../lib/query-keys';
-import { blockSubscription, unblockSubscription } from '../subscriptions';
+import { useEmailAccounts } from '../accounts';
 import { useInsights } from './api/insights';
 import { BarChart } from './bar-chart';
+import { QuieterItem } from './quieter-item';
 import {
   formatCount,
   formatRate,
@@ -45,9 +36,30 @@ const shortName = (s: { name: string; address: string }) => {
   return name.length > 22 ? `${name.slice(0, 21)}…` : name;
 };
 
+/** No mailbox yet: nothing to chart, so the way to add one instead of empty axes. */
+function NoMailbox() {
+  return (
+    <section className="card mb-4" aria-label="No mailbox yet">
+      <div className="card-body">
+        <h2 className="h5 card-title">Add a mailbox to see your insights</h2>
+        <p>
+          Insights charts the mail your subscriptions send you: how much arrives each week, who sends the
+          most, and how much quieter your inbox gets after you unsubscribe. Connect a mailbox and the charts
+          fill in after its first scan.
+        </p>
+        <Link to={SCREENS.addAccount} className="btn btn-primary">
+          Add a mailbox
+        </Link>
+      </div>
+    </section>
+  );
+}
+
 export default function Insights() {
   const insights = useInsights();
+  const { accounts } = useEmailAccounts();
   const data = insights.data;
+  const noMailbox = accounts !== null && accounts.length === 0;
   return (
     <section className="insights">
       <PageHeader title="Insights" />
@@ -58,8 +70,9 @@ export default function Insights() {
       {insights.isError && !data && (
         <ErrorState message="Failed to fetch your insights..." onRetry={() => void insights.refetch()} />
       )}
-      {insights.isPending && <Loading label="Loading insights…" />}
-      {data && (
+      {insights.isPending && !noMailbox && <Loading label="Loading insights…" />}
+      {noMailbox && <NoMailbox />}
+      {data && !noMailbox && (
         <>
           <WeeklyCard weeks={data.weeks} undated={data.undatedMessages} />
           <TopSendersCard senders={data.topSenders} />
@@ -226,7 +239,12 @@ function TopSendersCard({ senders }: { senders: InsightsTopSender[] }) {
 
 function QuieterCard({ quieter }: { quieter: InsightsResponse['quieter'] }) {
   const summary = quieterSummary(quieter);
-  const drawn = useMemo(() => quieter.senders.slice(0, QUIETER_CHART), [quieter.senders]);
+  // Only senders whose mail since is known are drawn: a bar of 0 the day after an unsubscribe would claim
+  // what nobody can know yet (the list below says when it will be).
+  const drawn = useMemo(
+    () => quieter.senders.filter((s) => s.perMonthSince !== null).slice(0, QUIETER_CHART),
+    [quieter.senders],
+  );
   const config = useMemo<ChartConfiguration<'bar'>>(
     () => ({
       type: 'bar',
@@ -238,7 +256,11 @@ function QuieterCard({ quieter }: { quieter: InsightsResponse['quieter'] }) {
             data: drawn.map((s) => s.perMonthBefore),
             backgroundColor: COLORS.unsubscribed,
           },
-          { label: 'Since, a month', data: drawn.map((s) => s.perMonthSince), backgroundColor: COLORS.since },
+          {
+            label: 'Since, a month',
+            data: drawn.map((s) => s.perMonthSince ?? 0),
+            backgroundColor: COLORS.since,
+          },
         ],
       },
       options: {
@@ -252,9 +274,11 @@ function QuieterCard({ quieter }: { quieter: InsightsResponse['quieter'] }) {
   );
   return (
     <Card title="Quieter since" summary={summary}>
-      {drawn.length > 0 && (
+      {quieter.senders.length > 0 && (
         <>
-          <BarChart config={config} label={summary} height={Math.max(180, drawn.length * 40 + 60)} />
+          {drawn.length > 0 && (
+            <BarChart config={config} label={summary} height={Math.max(180, drawn.length * 40 + 60)} />
+          )}
           <h3 className="h6 mt-3">
             {quieter.total > quieter.senders.length
               ? `${quieter.senders.length} of ${quieter.total} senders`
@@ -268,85 +292,5 @@ function QuieterCard({ quieter }: { quieter: InsightsResponse['quieter'] }) {
         </>
       )}
     </Card>
-  );
-}
-
-const actedDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-
-function QuieterItem({ sender }: { sender: InsightsQuieterSender }) {
-  const queryClient = useQueryClient();
-  const toasts = useToasts();
-  const [busy, setBusy] = useState(false);
-  const [question, setQuestion] = useState<string | null>(null);
-  const name = sender.name || sender.address;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: USER_KEY });
-
-  async function block(confirmBlock = false) {
-    setBusy(true);
-    try {
-      await blockSubscription(sender.id, { confirmBlock });
-      setQuestion(null);
-      await refresh();
-      toasts.show({
-        text: `Blocked ${name}: its mail goes to the trash.`,
-        action: {
-          label: 'Undo',
-          run: () =>
-            void unblockSubscription(sender.id)
-              .then(refresh)
-              .catch((error) => toasts.show({ text: messageOf(error, 'Failed to undo the block.') })),
-        },
-      });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409 && error.details.confirmBlock) {
-        setQuestion(messageOf(error, 'Blocking also trashes mail of this sender without list headers.'));
-      } else {
-        setQuestion(null);
-        toasts.show({ text: messageOf(error, `Failed to block ${name}. Please try again.`) });
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <li className="list-group-item d-flex flex-wrap align-items-center gap-2" aria-busy={busy}>
-      <div className="flex-grow-1 min-w-0">
-        <div className="fw-semibold text-break">
-          {name}
-          {sender.stillSending && <span className="badge text-bg-warning ms-2">Still sending</span>}
-          {sender.blocked && <span className="badge text-bg-secondary ms-2">Blocked</span>}
-        </div>
-        <div className="small text-muted text-break">{sender.address}</div>
-        <div className="small">
-          {formatCount(sender.perMonthBefore)} a month before, {formatCount(sender.perMonthSince)} since (
-          {formatCount(sender.messagesSince)} {sender.messagesSince === 1 ? 'message' : 'messages'} since{' '}
-          {sender.blocked ? 'blocking' : 'unsubscribing'} on {actedDate.format(new Date(sender.actedAt))})
-        </div>
-      </div>
-      {sender.stillSending && !sender.blocked && (
-        <Button
-          variant="outline-danger"
-          size="sm"
-          disabled={busy}
-          onClick={() => void block()}
-          aria-label={`Block ${name}`}
-          title={`It still sends more than ${STILL_SENDING_AFTER_DAYS} days after you unsubscribed`}
-        >
-          Block
-        </Button>
-      )}
-      <ConfirmDialog
-        show={question !== null}
-        title={`Block ${name}?`}
-        confirmLabel="Block"
-        danger
-        busy={busy}
-        onConfirm={() => void block(true)}
-        onCancel={() => setQuestion(null)}
-      >
-        {question}
-      </ConfirmDialog>
-    </li>
   );
 }

@@ -53,13 +53,58 @@ describe('the charts in words', () => {
   });
 
   it('says how much quieter the inbox got and who still sends', () => {
-    const none = { senders: [], total: 0, stillSending: 0, perMonthBefore: 0, perMonthSince: 0 };
+    const none = {
+      senders: [],
+      total: 0,
+      stillSending: 0,
+      known: 0,
+      nextKnownInDays: null,
+      perMonthBefore: 0,
+      perMonthSince: 0,
+    };
     expect(quieterSummary(none)).toMatch(/will show here/);
     expect(
-      quieterSummary({ ...none, total: 3, stillSending: 1, perMonthBefore: 40, perMonthSince: 2.5 }),
+      quieterSummary({
+        ...none,
+        total: 3,
+        known: 3,
+        stillSending: 1,
+        perMonthBefore: 40,
+        perMonthSince: 2.5,
+      }),
     ).toBe(
       'Since you unsubscribed from or blocked 3 senders, their mail went from 40 to 2.5 a month. ' +
         '1 sender still sends more than 7 days later.',
     );
+    expect(
+      quieterSummary({
+        ...none,
+        total: 3,
+        known: 2,
+        nextKnownInDays: 1,
+        perMonthBefore: 4,
+        perMonthSince: 0,
+      }),
+    ).toBe(
+      'Since you unsubscribed from or blocked 2 senders, their mail went from 4 to 0 a month. ' +
+        "1 more sender was dealt with too recently to tell; we'll know in 1 day.",
+    );
+  });
+
+  it('makes no claim minutes after an unsubscribe, and says how long until it can', () => {
+    const fresh = {
+      senders: [],
+      total: 1,
+      stillSending: 0,
+      known: 0,
+      nextKnownInDays: 14,
+      perMonthBefore: 0,
+      perMonthSince: 0,
+    };
+    const text = quieterSummary(fresh);
+    expect(text).toBe(
+      "You unsubscribed from or blocked 1 sender too recently to tell whether their mail stopped. We'll know in 14 days.",
+    );
+    expect(text).not.toMatch(/went from/);
   });
 });

@@ -48,13 +48,28 @@ export function topSendersSummary(senders: readonly InsightsTopSender[]): string
   );
 }
 
+/** "in 12 days", "in 1 day": when a figure not yet known will be. */
+export const inDays = (days: number) => `in ${plural(Math.max(1, days), 'day', 'days')}`;
+
 export function quieterSummary(quieter: InsightsResponse['quieter']): string {
   if (quieter.total === 0)
     return 'Senders you unsubscribe from or block will show here, with their mail before and since.';
-  const parts = [
-    `Since you unsubscribed from or blocked ${plural(quieter.total, 'sender', 'senders')}, their mail went from ` +
-      `${formatCount(quieter.perMonthBefore)} to ${formatCount(quieter.perMonthSince)} a month.`,
-  ];
+  const waiting = quieter.total - quieter.known;
+  const parts: string[] = [];
+  if (quieter.known > 0) {
+    parts.push(
+      `Since you unsubscribed from or blocked ${plural(quieter.known, 'sender', 'senders')}, their mail went from ` +
+        `${formatCount(quieter.perMonthBefore)} to ${formatCount(quieter.perMonthSince)} a month.`,
+    );
+  }
+  if (waiting > 0 && quieter.nextKnownInDays !== null) {
+    // Too soon to say: no mail minutes after an unsubscribe proves nothing (the server's threshold).
+    parts.push(
+      quieter.known > 0
+        ? `${plural(waiting, 'more sender was', 'more senders were')} dealt with too recently to tell; we'll know ${inDays(quieter.nextKnownInDays)}.`
+        : `You unsubscribed from or blocked ${plural(waiting, 'sender', 'senders')} too recently to tell whether their mail stopped. We'll know ${inDays(quieter.nextKnownInDays)}.`,
+    );
+  }
   if (quieter.stillSending > 0) {
     parts.push(
       `${plural(quieter.stillSending, 'sender still sends', 'senders still send')} more than ${STILL_SENDING_AFTER_DAYS} days later.`,

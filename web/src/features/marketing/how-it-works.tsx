@@ -3,6 +3,7 @@ import { Card, Col, Container, Row } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { ContactLink } from '../../components/contact';
 import '../../styles/marketing.css';
+import { useTrialOffered } from './trial-offered';
 
 interface Step {
   id: string;
@@ -208,6 +209,7 @@ function KeepStep() {
 
 /** Step 3: Unsubscribe, and the four ways out it tries in turn. */
 function UnsubscribeStep() {
+  const trial = useTrialOffered();
   return (
     <section id="unsubscribe" aria-labelledby="unsubscribe-title">
       <h2 id="unsubscribe-title">Step 3: Unsubscribe</h2>
@@ -224,8 +226,14 @@ function UnsubscribeStep() {
       <div className="mk-callout mt-4">
         <p>
           Every sender you unsubscribe from or block is listed under <strong>Unsubscribed</strong>, so you
-          always know where each one went. The free trial includes 10 free unsubscribes; premium plans
-          unsubscribe without limit. See <Link to="/pricing">Pricing</Link>.
+          always know where each one went.
+          {trial && (
+            <>
+              {' '}
+              The free trial includes 10 free unsubscribes; premium plans unsubscribe without limit. See{' '}
+              <Link to="/pricing">Pricing</Link>.
+            </>
+          )}
         </p>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import '../../styles/marketing.css';
+import { useTrialOffered } from './trial-offered';
 
 type IconName =
   | 'search'
@@ -234,7 +235,7 @@ const PLEDGES: Pledge[] = [
 ];
 
 /** What Inbox Genie does, the ways in, and a picture of the list. */
-function Hero({ onContact }: { onContact: () => void }) {
+function Hero({ onContact, trial }: { onContact: () => void; trial: boolean }) {
   return (
     <section className="mk-hero mk-section" aria-labelledby="landing-title">
       <div className="container">
@@ -258,7 +259,7 @@ function Hero({ onContact }: { onContact: () => void }) {
               </button>
             </div>
             <p className="mk-hero-note mb-0">
-              Start with the free trial: one mailbox and 10 free unsubscribes.{' '}
+              {trial ? 'Start with the free trial: one mailbox and 10 free unsubscribes. ' : ''}
               <Link to="/howitworks">See how it works</Link>.
             </p>
           </div>
@@ -357,7 +358,7 @@ function Security() {
 }
 
 /** The last word: sign up. */
-function CallToAction() {
+function CallToAction({ trial }: { trial: boolean }) {
   return (
     <section className="mk-section" aria-labelledby="cta-title">
       <div className="container">
@@ -366,7 +367,8 @@ function CallToAction() {
             Ready for an inbox with only the mail you want?
           </h2>
           <p className="mk-section-intro mb-4">
-            Connect a mailbox in a minute and see every subscription you have. The free trial costs nothing.
+            Connect a mailbox in a minute and see every subscription you have.
+            {trial && ' The free trial costs nothing.'}
           </p>
           <Link to="/signup" className="btn btn-light btn-lg px-5">
             Get Started
@@ -380,12 +382,13 @@ function CallToAction() {
 // Bootstrap's grid and card markup written out rather than react-bootstrap's wrappers: this is the page
 // most first visits start on, and the wrappers were a third of its chunk (docs/decisions/044-fast-first-load.md).
 export default function Landing({ onContact }: { onContact: () => void }) {
+  const trial = useTrialOffered();
   return (
     <div className="mk-page">
-      <Hero onContact={onContact} />
+      <Hero onContact={onContact} trial={trial} />
       <Features />
       <Security />
-      <CallToAction />
+      <CallToAction trial={trial} />
     </div>
   );
 }

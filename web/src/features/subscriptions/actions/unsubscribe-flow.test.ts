@@ -4,6 +4,7 @@ import {
   afterOpen,
   DEFAULT_ALERT_SETTINGS,
   failureStep,
+  linkDomain,
   nextUnsubscribeStep,
   openableLinks,
   withoutReminder,
@@ -151,6 +152,20 @@ describe('withoutReminder', () => {
   });
 });
 
+describe('linkDomain', () => {
+  it('names the host the browser will open, whatever the sender wrote around it', () => {
+    expect(linkDomain('https://www.list-manage.com/unsubscribe?u=1')).toBe('list-manage.com');
+    expect(linkDomain('http://news.example:8080/out')).toBe('news.example');
+    // The part before @ is a user name, not the host.
+    expect(linkDomain('https://bank.example@evil.example/leave')).toBe('evil.example');
+    // An international name in its xn-- form, which cannot look like another.
+    expect(linkDomain('https://pаypal.example/u')).toBe('xn--pypal-4ve.example');
+    expect(linkDomain('HTTPS://NEWS.EXAMPLE/u')).toBe('news.example');
+    for (const bad of ['javascript:alert(1)', 'mailto:a@b.example', 'not a url', ''])
+      expect(linkDomain(bad)).toBe('');
+  });
+});
+
 describe('failureStep', () => {
   it('maps thrown calls and statuses to what the screen does', () => {
     expect(failureStep(null, null)).toEqual({ kind: 'alert', alert: 'error' });
@@ -159,7 +174,8 @@ describe('failureStep', () => {
       url: 'https://accounts.example/auth',
     });
     expect(failureStep(401, null)).toEqual({ kind: 'alert', alert: 'failed' });
-    expect(failureStep(402, null)).toEqual({ kind: 'navigate', to: 'pricing' });
+    // The trial's limit is said in the app (the plan dialog), not by a jump to the public /pricing page.
+    expect(failureStep(402, null)).toEqual({ kind: 'plan' });
     expect(failureStep(403, null)).toEqual({ kind: 'navigate', to: 'signin' });
     expect(failureStep(429, null)).toEqual({ kind: 'alert', alert: 'rateLimited' });
     expect(failureStep(500, null)).toEqual({ kind: 'alert', alert: 'failed' });

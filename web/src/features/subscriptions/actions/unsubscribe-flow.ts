@@ -38,6 +38,22 @@ export function openableLinks(options: unknown): string[] {
   });
 }
 
+/**
+ * The host a sender's link opens, as the dialogs name it: the URL parser's own reading (what the browser
+ * will go to), so that `https://bank.example@evil.example/` names evil.example and an international name
+ * shows in its xn-- form, which cannot pass for another. A leading "www." is dropped. Empty for anything
+ * but an http(s) link the parser accepts (a sender wrote it).
+ */
+export function linkDomain(link: string): string {
+  try {
+    const url = new URL(link);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
+    return url.hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
+
 /** After the sender's page opened: ask whether it worked (after-alert on), or confirm at once. */
 export function afterOpen(settings: SettingsUpdate): AfterOpen {
   return settings.alertAfterUnsubscribe ? 'confirm' : 'complete';
@@ -73,6 +89,8 @@ export function withoutReminder(settings: SettingsUpdate, reminder: Reminder): S
 /** `alert`: the note's lead (docs/decisions/098-failures-say-why.md; no window.alert any more). */
 export type FailureStep =
   | { kind: 'redirect'; url: string }
+  /** A 402: the free trial's limit, said in the plan dialog with the server's reason (not /pricing). */
+  | { kind: 'plan' }
   | { kind: 'navigate'; to: GlobalNavigation }
   | { kind: 'alert'; alert: 'rateLimited' | 'failed' | 'error' };
 
@@ -83,7 +101,8 @@ export type FailureStep =
 export function failureStep(status: number | null, redirectUrl: string | null): FailureStep {
   if (status === null) return { kind: 'alert', alert: 'error' };
   if (status === 401 && redirectUrl) return { kind: 'redirect', url: redirectUrl };
-  // 402 and 403: the query client's rule, which already navigated (the screen only stops).
+  if (status === 402) return { kind: 'plan' };
+  // 403: the query client's rule, which already navigated (the screen only stops).
   const global = globalNavigation(status);
   if (global) return { kind: 'navigate', to: global };
   if (status === 429) return { kind: 'alert', alert: 'rateLimited' };

@@ -2,14 +2,14 @@
 // (with words once a call is slow), the calls (api/row-actions.ts), the dialogs of the unsubscribe flow, and a
 // note of what each action did, with Undo where it can be undone (feedback.ts), and of what failed and why, with
 // Retry (docs/decisions/098-failures-say-why.md). The flow's decisions live
-// in unsubscribe-flow.ts. A 403 or 402 needs nothing here: the query client sends every one to the sign-in
-// page or to /pricing.
+// in unsubscribe-flow.ts. A 403 needs nothing here: the query client sends every one to the sign-in page; a
+// 402 (the free trial's limit) is said here, in the plan dialog with the server's reason.
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useCallback, useRef, useState } from 'react';
 import type { SettingsUpdate, Subscription, SubscriptionCategory, UnsubscribeResult } from '#contract/api.js';
 import { ALERTS } from '#contract/validation.js';
 import { errorToast, type Toasts, useToasts } from '../../../components/toasts';
-import { ApiError, failureText, redirectUrlOf } from '../../../lib/api-client';
+import { ApiError, failureText, messageOf, redirectUrlOf } from '../../../lib/api-client';
 import { useGoTo } from '../../../lib/navigation';
 import { currentSettings as loadSettings, useSettings, useUpdateSettings } from '../../settings';
 import { type ActionOptions, putBackFromTrash, useSubscriptionMutations } from '../api/row-actions';
@@ -170,7 +170,8 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     const status = error instanceof ApiError && error.status > 0 ? error.status : null;
     const step = failureStep(status, redirectUrlOf(error));
     if (step.kind === 'redirect') return goTo(step.url);
-    // Sign-in (403) and pricing (402) are the query client's answer to every call (lib/query-client.ts).
+    if (step.kind === 'plan') return setDialog({ kind: 'plan', message: messageOf(error, '') });
+    // Sign-in (403) is the query client's answer to every call (lib/query-client.ts).
     if (step.kind === 'navigate') return;
     console.warn(texts.error, error);
     // ALERTS.keepRateLimited is the same sentence as ALERTS.rateLimited.
@@ -243,8 +244,8 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
     }
   }
 
-  function afterLinkOpened(item: Subscription, next: AfterOpen) {
-    if (next === 'confirm') setDialog({ kind: 'confirm', item });
+  function afterLinkOpened(item: Subscription, url: string, next: AfterOpen) {
+    if (next === 'confirm') setDialog({ kind: 'confirm', item, url });
     else void confirmManual(item);
   }
 
@@ -301,7 +302,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
         });
       case 'open':
         openLink(step.url);
-        return afterLinkOpened(item, step.next);
+        return afterLinkOpened(item, step.url, step.next);
       case 'failed':
         console.warn(ALERTS.unsubscribeFailed, result);
         toasts.show(
@@ -330,7 +331,7 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       if (dontRemind) void dismissReminder('manual');
       openLink(shown.url);
       close();
-      afterLinkOpened(shown.item, shown.next);
+      afterLinkOpened(shown.item, shown.url, shown.next);
     },
     cancelManual: (dontRemind) => {
       if (dontRemind) void dismissReminder('manual');
@@ -351,9 +352,9 @@ export function useSubscriptionActions(category: SubscriptionCategory): Subscrip
       close();
       void confirmManual(item);
     },
-    confirmNotYet: (dontRemind) => {
+    confirmNotYet: ({ item, url }, dontRemind) => {
       if (dontRemind) void dismissReminder('after');
-      close();
+      setDialog({ kind: 'not-yet', item, url });
     },
   };
 

@@ -1,6 +1,7 @@
 // The row actions, their calls and mutations (docs/product.md §4 Keep, Unsubscribe flow, Block): each success
 // writes its answer into the cached lists (list-query.ts applyAction). Failures are the flow's to answer
-// (actions/use-subscription-actions.tsx), except a 403, which the query client answers for all.
+// (actions/use-subscription-actions.tsx), a 402 too (the plan dialog), except a 403, which the query
+// client answers for all.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   type Subscription,
@@ -10,6 +11,7 @@ import {
 } from '#contract/api.js';
 import { API } from '#contract/routes.js';
 import { api } from '../../../lib/api-client';
+import { invalidateTrialUsage } from '../../billing';
 import { subscriptionKeys } from './keys';
 import { applyAction } from './list-query';
 
@@ -73,30 +75,42 @@ interface Undo {
   item: Subscription;
 }
 
+/** A 402 of these is the flow's plan dialog (actions/use-subscription-actions.tsx), not a jump to /pricing. */
+const PLAN_DIALOG = { planDialog: true } as const;
+
 /** The mutations of the rows of the `category` list. */
 export function useSubscriptionMutations(category: SubscriptionCategory) {
   const queryClient = useQueryClient();
   const moved = (item: Subscription, updated?: Subscription) =>
     applyAction(queryClient, category, item.id, updated);
+  // An unsubscribe, a block or a manual confirmation may use one of the free trial's unsubscribes.
+  const usedTrial = () => void invalidateTrialUsage(queryClient);
 
   const keep = useMutation({
     mutationKey: ['keep-subscription'],
+    meta: PLAN_DIALOG,
     mutationFn: (item: Subscription) => keepSubscription(item.id),
     onSuccess: (updated, item) => moved(item, updated),
   });
   const block = useMutation({
     mutationKey: ['block-subscription'],
+    meta: PLAN_DIALOG,
+    onSettled: usedTrial,
     mutationFn: ({ item, ...options }: WithOptions) => blockSubscription(item.id, options),
     onSuccess: (updated, { item }) => moved(item, updated),
   });
   const manual = useMutation({
     mutationKey: ['manual-unsubscribe'],
+    meta: PLAN_DIALOG,
+    onSettled: usedTrial,
     mutationFn: (item: Subscription) => manualUnsubscribe(item.id),
     onSuccess: (updated, item) => moved(item, updated),
   });
   // Its answer says what comes next (actions/unsubscribe-flow.ts); the item leaves the list by `removed`.
   const unsubscribeMutation = useMutation({
     mutationKey: ['unsubscribe'],
+    meta: PLAN_DIALOG,
+    onSettled: usedTrial,
     mutationFn: ({ item, ...options }: WithOptions) => unsubscribe(item.id, options),
   });
   // Undo of a Keep and of a Block: the item leaves the list the action had put it in and goes back to

@@ -18,10 +18,11 @@ import { SCREENS } from '#contract/routes.js';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorToast, useToasts } from '../../../components/toasts';
 import { failureText } from '../../../lib/api-client';
+import { undoActivity } from '../../activity';
+import { bulkRunText, invalidateTrialUsage, useFreeUnsubscribesLeft } from '../../billing';
 import { TrashOption } from '../actions/trash-option';
 import { subscriptionKeys } from '../api/keys';
 import { getSubscriptions } from '../api/list-query';
-import { unblockSubscription } from '../api/row-actions';
 import { itemsOfPages, senderName } from '../list/list-model';
 import {
   BULK_ACTION_LABELS,
@@ -51,12 +52,17 @@ interface BulkBarProps {
 /** The sticky bar of a selection: "N selected: Unsubscribe · Keep · Block", asking first for many. */
 export function BulkBar({ category, selected, moveToTrash, onMoveToTrash, onStart, onClear }: BulkBarProps) {
   const [asking, setAsking] = useState<BulkAction | null>(null);
+  // While the free trial limits unsubscribes: how many of the selection will run (null: no limit).
+  const freeLeft = useFreeUnsubscribesLeft();
   const count = selected.length;
   if (count === 0) return null;
+  const limited = freeLeft !== null;
 
   function choose(action: BulkAction) {
-    // A block moves mail at once: always asked, with how much.
-    if (action === 'block' || count >= BULK_CONFIRM_FROM) setAsking(action);
+    // A block moves mail at once: always asked, with how much; an unsubscribe under the trial's limit too,
+    // with how many will run.
+    if (action === 'block' || count >= BULK_CONFIRM_FROM || (action === 'unsubscribe' && limited))
+      setAsking(action);
     else onStart(action);
   }
 
@@ -97,6 +103,11 @@ export function BulkBar({ category, selected, moveToTrash, onMoveToTrash, onStar
               ? 'They move to the Kept list.'
               : 'Each sender is asked to stop; senders with only a web page are listed for you at the end.'}
         </p>
+        {asking === 'unsubscribe' && freeLeft !== null && (
+          <p className={`mb-3 bulk-free-left${freeLeft < count ? ' fw-semibold' : ''}`}>
+            {bulkRunText(count, freeLeft)}
+          </p>
+        )}
         {asking === 'unsubscribe' && <TrashOption checked={moveToTrash} onChange={onMoveToTrash} />}
       </ConfirmDialog>
     </section>
@@ -115,13 +126,16 @@ interface BulkProgressProps {
 export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkProgressProps) {
   const headingId = useId();
   const toasts = useToasts();
+  const queryClient = useQueryClient();
   // The end is said once, in the screen's one live region.
   const announced = useRef<string | null>(null);
   useEffect(() => {
     if (!run.finished || !run.bulkId || announced.current === run.bulkId) return;
     announced.current = run.bulkId;
     toasts.show({ text: bulkDoneText(run.results.values()) });
-  }, [run, toasts]);
+    // Its unsubscribes used some of the free trial's: the count above the list follows.
+    if (run.action === 'unsubscribe') void invalidateTrialUsage(queryClient);
+  }, [run, toasts, queryClient]);
   const results = [...run.results.values()];
   const manual = results
     .map((result) => ({ result, item: run.items.get(result.subscriptionId), url: manualPage(result) }))
@@ -161,7 +175,7 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
               {outcome === 'limit' && (
                 <>
                   {' '}
-                  <Link to={SCREENS.pricing}>See plans</Link>
+                  <Link to={SCREENS.billing}>See plans</Link>
                 </>
               )}
               {outcome === 'reauth' && (
@@ -201,8 +215,9 @@ export function BulkProgress({ run, confirmed, onConfirmManual, onClose }: BulkP
 }
 
 /**
- * Undo of a whole bulk Block: each blocked sender unblocked, as a row's Undo does (the block lifted, its mail
- * moved back), one after another; then one note of what came back.
+ * Undo of a whole bulk Block: the bulk's entry of the activity history undone (each blocked sender unblocked
+ * as a row's Undo does, the block lifted and its mail moved back); then one note of what came back. A
+ * failure stops at the sender that failed; Retry goes on with the rest.
  */
 function UndoBulkBlock({ run }: { run: BulkRun }) {
   const toasts = useToasts();
@@ -214,22 +229,16 @@ function UndoBulkBlock({ run }: { run: BulkRun }) {
   if (blocked.length === 0 || state === 'done') return null;
 
   async function undoAll() {
+    // A finished run always has its id (the summary shows only then); the guard is for the type.
+    if (!run.bulkId) return;
     setState('busy');
-    let senders = 0;
-    let restored = 0;
     try {
-      for (const id of blocked) {
-        restored += (await unblockSubscription(id)).restoredFromTrash ?? 0;
-        senders += 1;
-      }
+      const { restored } = await undoActivity(run.bulkId);
       setState('done');
-      toasts.show({ text: bulkUnblockedText(senders, restored) });
+      toasts.show({ text: bulkUnblockedText(blocked.length, restored) });
     } catch (error) {
       setState('idle');
-      const text = failureText(
-        `Unblocked ${senders} of ${blocked.length} senders; the rest failed...`,
-        error,
-      );
+      const text = failureText('Failed to undo the block of these senders...', error);
       toasts.show(errorToast(text, () => void undoAll(), `undo-bulk:${run.bulkId}`, error));
     } finally {
       void queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists });
