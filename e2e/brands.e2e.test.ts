@@ -57,10 +57,16 @@ describe('the subscription list grouped by brand', () => {
     const shop = brandRow(page, 'shop.co.uk');
     await shop.waitFor();
     await page.getByText('3 brands', { exact: true }).waitFor();
-    await expect(shop.locator('.brand-senders').textContent()).resolves.toBe('2 senders');
+    // Named as its senders write their name on most of its mail (two of Shop News', one of Shop Deals'),
+    // with the domain under it.
+    await expect(shop.locator('.subscription-name').textContent()).resolves.toBe('Shop News');
+    await expect(shop.locator('.brand-senders').textContent()).resolves.toBe('shop.co.uk · 2 senders');
     await expect(shop.locator('.subscription-count').textContent()).resolves.toBe('3 Messages');
+    await expect(brandRow(page, 'club.example').locator('.subscription-name').textContent()).resolves.toBe(
+      'Weekly Club',
+    );
     await expect(brandRow(page, 'club.example').locator('.brand-senders').textContent()).resolves.toBe(
-      '2 senders',
+      'club.example · 2 senders',
     );
     // The sender rows are folded into their brands.
     await expect(senderRow(page, 'deals@offers.shop.co.uk').isVisible()).resolves.toBe(false);
@@ -109,7 +115,7 @@ describe('the subscription list grouped by brand', () => {
     await page.goto(new URL('/genie/kept?group=brand', page.url()).toString());
     const kept = brandRow(page, 'shop.co.uk');
     await kept.waitFor();
-    await expect(kept.locator('.brand-senders').textContent()).resolves.toBe('2 senders');
+    await expect(kept.locator('.brand-senders').textContent()).resolves.toBe('shop.co.uk · 2 senders');
     await page.getByText('1 brand', { exact: true }).waitFor();
 
     // Switched off, the list is one row per sender again, and the address says so.

@@ -56,13 +56,38 @@ function htmlNewsletter(): string {
   ].join('\r\n');
 }
 
-/** A new account with a new Yahoo mailbox (on Dovecot) holding the hostile newsletter. */
-async function userWithNewsletter(expectServerErrors: number[] = []): Promise<OpenedPage> {
+/** A newsletter laid out for a 600 px column (a fixed-width table), with a long headline. */
+function wideNewsletter(): string {
+  const html = [
+    '<html><body style="margin:0">',
+    '<table width="600" cellpadding="0" cellspacing="0" style="width:600px"><tr><td style="font-size:18px">',
+    '<h1>Extraordinarily comprehensive weekly newsletter headline</h1>',
+    '<p>Everything that happened this week, laid out for a six hundred pixel column.</p>',
+    '</td></tr></table></body></html>',
+  ].join('');
+  return [
+    'From: Wide Weekly <wide@wide.example>',
+    'To: someone@example.com',
+    'Subject: Wide issue 1',
+    `Date: ${daysAgo(2).toUTCString()}`,
+    `Message-ID: <wide-${Date.now()}@wide.example>`,
+    'List-Unsubscribe: <https://wide.example/unsubscribe>',
+    'MIME-Version: 1.0',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+    '',
+  ].join('\r\n');
+}
+
+/** A new account with a new Yahoo mailbox (on Dovecot) holding the hostile newsletter (and the wide one). */
+async function userWithNewsletter(expectServerErrors: number[] = [], width = 1280): Promise<OpenedPage> {
   const stamp = Date.now();
   const yahoo = `preview-e2e-${stamp}@yahoo.com`;
   await dovecot.addUser({ user: yahoo, password: PASSWORD });
   await dovecot.deliver(yahoo, 'INBOX', htmlNewsletter());
-  const o = await openTracked(1280, { expectOutbound: [IMAGES_HOST], expectServerErrors });
+  await dovecot.deliver(yahoo, 'INBOX', wideNewsletter());
+  const o = await openTracked(width, { expectOutbound: [IMAGES_HOST], expectServerErrors });
   const { page } = o;
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await signUpWithPassword(page, product, uniqueEmail('reader'));
@@ -150,6 +175,45 @@ describe('previewing a message in the browser', () => {
 
     await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('fits a 600 px newsletter into a phone, with the sender, the date, Keep and Unsubscribe in its header', async () => {
+    const { page } = await userWithNewsletter([], 375);
+    await page.getByRole('button', { name: 'Show messages from wide@wide.example' }).click();
+    await page.getByRole('button', { name: 'Read Wide issue 1' }).click();
+    const dialog = page.getByRole('dialog');
+    const header = dialog.locator('.modal-header');
+    await header.getByRole('heading', { name: 'Wide issue 1' }).waitFor();
+    const from = header.locator('.message-preview-from');
+    await expect(from.textContent()).resolves.toContain('Wide Weekly');
+    await expect(from.textContent()).resolves.toContain('wide@wide.example');
+    await expect(from.textContent()).resolves.toMatch(/Nov(ember)? 18|18 Nov/);
+    await header.getByRole('button', { name: 'Keep Subscription wide@wide.example' }).waitFor();
+    await header.getByRole('button', { name: 'Unsubscribe wide@wide.example' }).waitFor();
+
+    const frame = await previewFrame(page);
+    await frame.getByText('Everything that happened this week').waitFor();
+    // The message is laid out at its 600 px and scaled to the frame: nothing is cut off at either side.
+    const inside = await frame.evaluate<{ scroll: number; client: number }>(
+      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+    );
+    expect(inside.scroll).toBeLessThanOrEqual(inside.client);
+    const iframe = await dialog.locator('iframe[title="Message preview"]').boundingBox();
+    expect(iframe?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((iframe?.x ?? 0) + (iframe?.width ?? 999)).toBeLessThanOrEqual(375);
+    const headline = await frame.locator('h1').boundingBox();
+    // Measured in the frame's own (unscaled) pixels: the 600 px column is all there.
+    expect((headline?.x ?? 0) + (headline?.width ?? 999)).toBeLessThanOrEqual(inside.client);
+    // The frame is still sandboxed as before.
+    const sandbox = (await dialog.locator('iframe[title="Message preview"]').getAttribute('sandbox')) ?? '';
+    expect(sandbox.split(/\s+/)).not.toContain('allow-scripts');
+    expect(sandbox.split(/\s+/)).not.toContain('allow-same-origin');
+    await screenshot(page, 'preview-wide-375');
+
+    // Keep from the header: the preview closes and the sender leaves the review list.
+    await header.getByRole('button', { name: 'Keep Subscription wide@wide.example' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row').filter({ hasText: 'wide@wide.example' }).waitFor({ state: 'detached' });
   });
 
   it('says why a preview failed, in the modal, with a Retry; and a gone message in words', async () => {

@@ -588,7 +588,8 @@ describe('5,000 senders', () => {
     const searched = page.waitForRequest((r) => r.url().includes('q=Letter+0042'));
     await page.getByLabel('Search by name or address').fill('Letter 0042');
     await searched;
-    await page.getByText('1 Subscription Left to Review').waitFor();
+    // A search counts what matches of all (docs/decisions/104-screens-that-fit.md).
+    await page.getByText('1 of 5001 match').waitFor();
     await row(page, 'letter0042@seed42.example').waitFor();
     await page.getByRole('button', { name: 'Clear search' }).click();
     await page.getByText('5001 Subscriptions Left to Review').waitFor();
@@ -647,5 +648,159 @@ describe('5,000 senders', () => {
       await screenshotViewport(page, `screen-bar-${width}`);
       await page.getByRole('button', { name: 'Clear selection' }).click();
     }
+  });
+});
+
+describe('rows that fit (docs/decisions/104-screens-that-fit.md)', () => {
+  const LONG_NAME = 'The Medium Daily Digest Weekly';
+  const issues = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      rawMessage({
+        from: `${LONG_NAME} <digest@fit.example>`,
+        subject: `Digest issue ${i + 1}`,
+        date: daysAgo(i + 1),
+        listId: '<digest.fit.example>',
+      }),
+    );
+  /** Where a control is on the page (not in the viewport: opening a row may scroll it). */
+  const y = async (page: Page, name: string | RegExp, role: 'button' | 'checkbox' = 'button') =>
+    ((await page.getByRole(role, { name }).boundingBox())?.y ?? Number.NaN) +
+    (await page.evaluate<number>('window.scrollY'));
+
+  it('keeps the checkbox and buttons at the top of an opened row, ten messages at a time', async () => {
+    const { page } = await userWithMailbox(issues(13), 'digest@fit.example');
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width <= 480 ? 812 : 900 });
+      await page.reload();
+      const digest = row(page, 'digest@fit.example');
+      await digest.waitFor();
+      await screenshotViewport(page, `screen-row-${width}`);
+      if (width === 1280) {
+        // The name has room: not cut with an ellipsis.
+        const name = digest.locator('.subscription-name');
+        expect(await name.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+        await expect(name.textContent()).resolves.toBe(LONG_NAME);
+      } else {
+        expect((await digest.boundingBox())?.height ?? 999).toBeLessThanOrEqual(120);
+      }
+      const before = {
+        keep: await y(page, 'Keep Subscription digest@fit.example'),
+        box: await y(page, `Select ${LONG_NAME}`, 'checkbox'),
+        more: await y(page, 'More digest@fit.example'),
+      };
+      await page.getByRole('button', { name: 'Show messages from digest@fit.example' }).click();
+      const messages = digest.locator('.subscription-message');
+      await expect.poll(() => messages.count()).toBe(10);
+      await expect(y(page, 'Keep Subscription digest@fit.example')).resolves.toBeCloseTo(before.keep, 0);
+      await expect(y(page, `Select ${LONG_NAME}`, 'checkbox')).resolves.toBeCloseTo(before.box, 0);
+      await expect(y(page, 'More digest@fit.example')).resolves.toBeCloseTo(before.more, 0);
+      // The row grew under its buttons, not around them.
+      expect((await digest.boundingBox())?.height ?? 0).toBeGreaterThan(300);
+      await screenshotViewport(page, `screen-row-open-${width}`);
+      const more = page.getByRole('button', { name: 'Show more messages from digest@fit.example' });
+      await more.click();
+      await expect.poll(() => messages.count()).toBe(13);
+      await more.waitFor({ state: 'detached' });
+      await digest.getByText('Digest issue 13').waitFor();
+      await expect(y(page, 'Keep Subscription digest@fit.example')).resolves.toBeCloseTo(before.keep, 0);
+    }
+  });
+
+  it('keeps Organise and Block in a More menu that the keyboard works, and Block says how many messages move', async () => {
+    const { page, yahoo } = await userWithMailbox(issues(3), 'digest@fit.example');
+    const more = page.getByRole('button', { name: 'More digest@fit.example' });
+    await expect(more.getAttribute('aria-haspopup')).resolves.toBe('menu');
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('false');
+    // No unlabelled icon: every button of the row has a visible word.
+    for (const button of await row(page, 'digest@fit.example').getByRole('button').all()) {
+      const words = (await button.innerText()).trim();
+      const caret = (await button.getAttribute('aria-label'))?.startsWith('Show messages');
+      expect(caret || words.length > 0).toBe(true);
+    }
+
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'More for digest@fit.example' });
+    await menu.waitFor();
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(menu.getByRole('menuitem').allInnerTexts()).resolves.toEqual(['Organise…', 'Block…']);
+    await expect
+      .poll(() => page.evaluate<string | null>('document.activeElement?.textContent ?? null'))
+      .toBe('Organise…');
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate<string | null>('document.activeElement?.textContent ?? null'))
+      .toBe('Block…');
+    await screenshot(page, 'screen-more-menu-1280');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect(more.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect
+      .poll(() => page.evaluate<string | null>('document.activeElement?.textContent ?? null'))
+      .toBe('More digest@fit.example');
+
+    // Organise… opens its dialog.
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Organise…' }).click();
+    const organise = page.getByRole('dialog', { name: `Organise ${LONG_NAME}` });
+    await organise.waitFor();
+    await page.keyboard.press('Escape');
+    await organise.waitFor({ state: 'detached' });
+
+    // Block… asks first, naming the messages that move; nothing moves until it is confirmed.
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Block…' }).click();
+    const ask = page.getByRole('dialog').filter({ hasText: 'Block 1 sender?' });
+    await ask.getByText('the 3 messages they sent are moved there now').waitFor();
+    await screenshot(page, 'screen-row-block-ask-1280');
+    expect(await trashCount(yahoo)).toBe(0);
+    await ask.getByRole('button', { name: 'Block' }).click();
+    await page.locator('.bulk-summary').getByText('1 sender blocked').waitFor();
+    await expect.poll(() => trashCount(yahoo)).toBe(3);
+  });
+
+  it('counts a search as "N of all match", and shows skeleton rows, never 0, while loading', async () => {
+    const { page, yahoo } = await userWithMailbox(issues(1), 'digest@fit.example');
+    await seedLetters(yahoo, 40);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const listCall = (url: URL) => url.pathname === '/get-unsubscribe-emails';
+    await page.route(listCall, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await page.locator('.subscription-skeleton').first().waitFor();
+    expect(await page.locator('.subscription-skeleton').count()).toBeGreaterThan(2);
+    await expect(page.getByText(/^0 Subscriptions?\b/).count()).resolves.toBe(0);
+    await screenshotViewport(page, 'screen-skeleton-1280');
+    release();
+    await page.getByText('41 Subscriptions Left to Review').waitFor();
+    await expect(page.locator('.subscription-skeleton').count()).resolves.toBe(0);
+    await page.unroute(listCall);
+
+    await page.getByLabel('Search by name or address').fill('Letter 002');
+    await page.getByText('10 of 41 match').waitFor();
+    await row(page, 'letter0021@seed21.example').waitFor();
+    await expect(page.getByText('Subscriptions Left to Review').count()).resolves.toBe(0);
+    await screenshotViewport(page, 'screen-search-count-1280');
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await page.getByText('41 Subscriptions Left to Review').waitFor();
+  });
+
+  it('keeps every phone row within 120 px', async () => {
+    const { page, yahoo } = await userWithMailbox(issues(2), 'digest@fit.example', 375);
+    await seedLetters(yahoo, 30);
+    await page.reload();
+    await row(page, 'letter0000@seed0.example').waitFor();
+    const heights = await page
+      .locator('tbody.subscription-body > tr')
+      .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    await screenshotViewport(page, 'screen-rows-375');
+    expect(heights.length).toBeGreaterThan(5);
+    expect(Math.max(...heights)).toBeLessThanOrEqual(120);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   });
 });

@@ -70,7 +70,20 @@ export const subscriptionMessageSchema = z.object({
 });
 export type SubscriptionMessage = z.infer<typeof subscriptionMessageSchema>;
 
-/** GET /get-subscriptions/{id}: the messages of one sender, newest first. */
+/**
+ * GET /get-subscriptions/{id}?limit=&cursor=: the messages of one sender, newest first. Without `limit` its
+ * newest 500 (the spec's call), with it one page and `nextCursor` (opaque; null on the last page).
+ */
 export const subscriptionMessagesParamsSchema = z.object({ id: z.string() });
-export const subscriptionMessagesResponseSchema = z.object({ data: z.array(subscriptionMessageSchema) });
+/** The largest page of a sender's messages. */
+export const SUBSCRIPTION_MESSAGES_PAGE_MAX = 100;
+export const subscriptionMessagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(SUBSCRIPTION_MESSAGES_PAGE_MAX).optional(),
+  cursor: z.string().max(512).optional(),
+});
+export type SubscriptionMessagesQuery = z.input<typeof subscriptionMessagesQuerySchema>;
+export const subscriptionMessagesResponseSchema = z.object({
+  data: z.array(subscriptionMessageSchema),
+  nextCursor: z.string().nullable().optional(),
+});
 export type SubscriptionMessagesResponse = z.infer<typeof subscriptionMessagesResponseSchema>;

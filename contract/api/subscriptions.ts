@@ -96,6 +96,11 @@ export type SubscriptionsResponse = z.infer<typeof subscriptionsResponseSchema>;
  */
 export const brandRowSchema = z.object({
   brand: z.string(),
+  /**
+   * What the brand is called: the display name its senders use on the most messages ("The New York Times"),
+   * cleaned of controls and bidi characters; sender-written text, to be shown as text. Null when none has one.
+   */
+  name: z.string().nullable().optional(),
   senders: z.array(subscriptionSchema),
   messageCount: z.number(),
   /** Messages a month from the brand's senders over the last 90 days. */

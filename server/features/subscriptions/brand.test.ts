@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandOf, listIdentifier, registrableDomain } from './brand.js';
+import { brandName, brandOf, listIdentifier, registrableDomain } from './brand.js';
 
 describe('registrableDomain', () => {
   it('groups the subdomains of a name under a multi-label public suffix', () => {
@@ -58,5 +58,41 @@ describe('brandOf', () => {
   it('falls back to the address when the List-Id has no registrable domain, and to the host as written', () => {
     expect(brandOf('news@shop.co.uk', 'co.uk')).toBe('shop.co.uk');
     expect(brandOf('root@LOCALHOST', null)).toBe('localhost');
+  });
+});
+
+describe('brandName', () => {
+  it('names a brand by the sender name used on the most messages', () => {
+    expect(
+      brandName([
+        { senderName: 'NYT Cooking', messageCount: 3 },
+        { senderName: 'The New York Times', messageCount: 10 },
+        { senderName: 'The New York Times', messageCount: 2 },
+        { senderName: '', messageCount: 50 },
+      ]),
+    ).toBe('The New York Times');
+    // A tie in messages: more senders, then code-point order.
+    expect(
+      brandName([
+        { senderName: 'B', messageCount: 2 },
+        { senderName: 'A', messageCount: 1 },
+        { senderName: 'A', messageCount: 1 },
+      ]),
+    ).toBe('A');
+    expect(
+      brandName([
+        { senderName: 'Zed', messageCount: 1 },
+        { senderName: 'Abe', messageCount: 1 },
+      ]),
+    ).toBe('Abe');
+  });
+
+  it('treats the name as sender-written text: no controls, no bidi, capped; none when only an address', () => {
+    expect(brandName([{ senderName: ' The\u202e Times\u0000 \n Daily ', messageCount: 1 }])).toBe(
+      'The Times Daily',
+    );
+    expect(brandName([{ senderName: 'x'.repeat(500), messageCount: 1 }])).toHaveLength(100);
+    expect(brandName([{ senderName: 'news@times.example', messageCount: 9 }])).toBeNull();
+    expect(brandName([])).toBeNull();
   });
 });

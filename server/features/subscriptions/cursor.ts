@@ -86,3 +86,38 @@ export function decodeBrandCursor(sort: SubscriptionSort, cursor: string): Brand
   }
   return { value: v, brand: b };
 }
+
+/** Where a sender's next page of messages starts: the last message's date (0 when undated) and provider id. */
+export interface MessagePosition {
+  date: number;
+  providerId: string;
+}
+
+/**
+ * The cursor of a sender's messages (GET /get-subscriptions/:id?limit=): base64url of JSON `{s, d, p}`,
+ * unsigned like the list's (it positions a walk in the caller's own sender's messages only).
+ */
+export function encodeMessageCursor(position: MessagePosition): string {
+  return Buffer.from(JSON.stringify({ s: 'messages', d: position.date, p: position.providerId })).toString(
+    'base64url',
+  );
+}
+
+/** The position a messages cursor holds; InvalidInputError for anything else. */
+export function decodeMessageCursor(cursor: string): MessagePosition {
+  const { s, d, p, ...rest } = cursorFields(cursor);
+  if (
+    Object.keys(rest).length > 0 ||
+    s !== 'messages' ||
+    typeof d !== 'number' ||
+    !Number.isSafeInteger(d) ||
+    d < 0 ||
+    typeof p !== 'string' ||
+    p.length === 0 ||
+    p.length > 300 ||
+    hasControlCharacter(p)
+  ) {
+    throw new InvalidInputError(BAD_CURSOR_MESSAGE);
+  }
+  return { date: d, providerId: p };
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
 import type { SubscriptionCategory } from '#server/db/schema.js';
+import type { MessagePosition } from './cursor.js';
 import { nullableNumber, type StoredSubscription, type SubscriptionRows } from './rows-repository.js';
 import type { StoredMessage } from './subscription.js';
 
@@ -56,8 +57,45 @@ export function createSubscriptionSendersRepository(db: Db, shared: Subscription
         .selectFrom('messages')
         .select(['provider_id', 'subject', 'date'])
         .where('sender_id', 'in', senderIds)
+        // Mail the product moved to the trash is not the sender's any more until an undo brings it back.
+        .where('gone', '=', 0)
         .orderBy('date', 'desc')
         .limit(500)
+        .execute();
+      return rows.map((r) => ({
+        providerId: r.provider_id,
+        subject: r.subject,
+        date: nullableNumber(r.date),
+      }));
+    },
+
+    /**
+     * One page of a sender's message references, newest first (undated ones last, on both databases: their
+     * date counts as 0), after `after` when given; one more than `limit` tells the caller a next page exists.
+     */
+    async messagePage(
+      senderId: string,
+      limit: number,
+      after: MessagePosition | null,
+    ): Promise<StoredMessage[]> {
+      const dated = sql<number>`coalesce(date, 0)`;
+      let query = db
+        .selectFrom('messages')
+        .select(['provider_id', 'subject', 'date'])
+        .where('sender_id', '=', senderId)
+        .where('gone', '=', 0);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb(dated, '<', after.date),
+            eb.and([eb(dated, '=', after.date), eb('provider_id', '<', after.providerId)]),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy(dated, 'desc')
+        .orderBy('provider_id', 'desc')
+        .limit(limit + 1)
         .execute();
       return rows.map((r) => ({
         providerId: r.provider_id,

@@ -10,7 +10,15 @@ import type {
 import { InvalidInputError, NotFoundError } from '#server/lib/errors.js';
 import { createStampedCache } from '#server/lib/stamped-cache.js';
 import type { Repositories } from '../repositories.js';
-import { decodeBrandCursor, decodeCursor, encodeBrandCursor, encodeCursor } from './cursor.js';
+import { brandName } from './brand.js';
+import {
+  decodeBrandCursor,
+  decodeCursor,
+  decodeMessageCursor,
+  encodeBrandCursor,
+  encodeCursor,
+  encodeMessageCursor,
+} from './cursor.js';
 import {
   type BrandPosition,
   ORDER_DIRECTIONS,
@@ -124,6 +132,7 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
     }
     return {
       brand,
+      name: brandName(senders),
       senders: senders.map(present),
       messageCount,
       messagesPerMonth: Math.round((recentCount / 3) * 10) / 10,
@@ -247,9 +256,25 @@ export function createSubscriptionsService(repos: Pick<Repositories, 'subscripti
       return present(item);
     },
 
-    async messages(userId: string, senderId: string): Promise<SubscriptionMessage[]> {
+    /** The sender's messages: its newest 500 without `limit`, with it one page and the next page's cursor. */
+    async messages(
+      userId: string,
+      senderId: string,
+      page: { limit?: number; cursor?: string } = {},
+    ): Promise<{ data: SubscriptionMessage[]; nextCursor?: string | null }> {
       if (!(await repo.ownsSender(userId, senderId))) throw new NotFoundError('Subscription not found.');
-      return (await repo.messagesOf([senderId])).map(presentMessage);
+      if (page.limit === undefined) return { data: (await repo.messagesOf([senderId])).map(presentMessage) };
+      const after = page.cursor ? decodeMessageCursor(page.cursor) : null;
+      const rows = await repo.messagePage(senderId, page.limit, after);
+      const shown = rows.slice(0, page.limit);
+      const last = shown[shown.length - 1];
+      return {
+        data: shown.map(presentMessage),
+        nextCursor:
+          rows.length > page.limit && last
+            ? encodeMessageCursor({ date: last.date ?? 0, providerId: last.providerId })
+            : null,
+      };
     },
   };
 }

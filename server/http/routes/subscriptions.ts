@@ -4,6 +4,7 @@ import {
   keepBodySchema,
   subscriptionListResponseSchema,
   subscriptionMessagesParamsSchema,
+  subscriptionMessagesQuerySchema,
   subscriptionMessagesResponseSchema,
   subscriptionRefBodySchema,
   subscriptionSchema,
@@ -99,10 +100,11 @@ export const subscriptionRoutes: FastifyPluginAsyncZod<SubscriptionRouteOptions>
     {
       schema: {
         params: subscriptionMessagesParamsSchema,
+        querystring: subscriptionMessagesQuerySchema,
         response: { 200: subscriptionMessagesResponseSchema },
       },
     },
-    async (request) => ({ data: await subscriptions.messages(request.user.userId, request.params.id) }),
+    async (request) => subscriptions.messages(request.user.userId, request.params.id, request.query),
   );
 
   // Undo: Keep → back to review (409 for an unsubscribed sender); Block → rule lifted, trashed mail moved

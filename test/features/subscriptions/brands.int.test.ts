@@ -95,6 +95,8 @@ describe.each(DIALECTS)('subscriptions grouped by brand on %s (Dovecot)', (diale
       'esp-one.example',
     ]);
     expect(total).toBe(6);
+    // Named by the name their senders write (every mail here is from "News"), the domain beside it.
+    expect(data.map((b) => b.name)).toEqual(data.map(() => 'News'));
     const by = new Map(data.map((b) => [b.brand, b]));
     expect(addresses(by.get('shop.co.uk'))).toEqual(['deals@offers.shop.co.uk', 'news@news.shop.co.uk']);
     expect(by.get('shop.co.uk')).toMatchObject({ messageCount: 4, readRate: 0.5 });

@@ -1,5 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import type { Subscription, SubscriptionCategory } from '#contract/api.js';
+import { MoreMenu, type MoreMenuItem } from './more-menu';
 
 interface RowActionsProps {
   item: Subscription;
@@ -12,12 +13,15 @@ interface RowActionsProps {
   onUnsubscribe: () => void;
   /** Opens the Organise dialog (a rule for the sender's mail); none on the Unsubscribed list. */
   onOrganise?: () => void;
+  /** Asks to block the sender (saying how many messages move), from the More menu. */
+  onAskBlock?: () => void;
 }
 
 /**
  * A row's buttons (docs/product.md §2/§4): Keep on every list but kept, Unsubscribe on every list but
- * unsubscribed, Block for an unsubscribed sender that still sends, Organise… (a rule) where given. Each button's name starts with its
- * visible label (WCAG 2.5.3), the sender follows unseen.
+ * unsubscribed, Block for an unsubscribed sender that still sends; the rest in the row's More menu:
+ * Organise… (a rule) and Block… (asked first) where given. Each button's name starts with its visible
+ * label (WCAG 2.5.3), the sender follows unseen.
  */
 export function RowActions({
   item,
@@ -27,7 +31,13 @@ export function RowActions({
   onBlock,
   onUnsubscribe,
   onOrganise,
+  onAskBlock,
 }: RowActionsProps) {
+  const blockShown = category === 'unsubscribed' && item.stillSending;
+  const menu: MoreMenuItem[] = [];
+  if (onOrganise) menu.push({ label: 'Organise…', onSelect: onOrganise });
+  if (onAskBlock && !blockShown && item.unsubscribeMethod !== 'block')
+    menu.push({ label: 'Block…', onSelect: onAskBlock, danger: true });
   return (
     <div className="row-actions">
       {category !== 'kept' && (
@@ -35,7 +45,7 @@ export function RowActions({
           Keep Subscription<span className="visually-hidden"> {item.address}</span>
         </Button>
       )}
-      {category === 'unsubscribed' && item.stillSending && (
+      {blockShown && (
         <Button size="sm" variant="outline-danger" disabled={busy} onClick={onBlock}>
           Block<span className="visually-hidden"> {item.address}</span>
         </Button>
@@ -45,34 +55,7 @@ export function RowActions({
           Unsubscribe<span className="visually-hidden"> {item.address}</span>
         </Button>
       )}
-      {onOrganise && (
-        // On a desktop row, where the sender's name shares the line with the buttons, a folder icon (its
-        // name and tooltip say Organise…); on narrower screens the buttons wrap and it says so.
-        <Button
-          size="sm"
-          variant="outline-primary"
-          className="row-organise"
-          disabled={busy}
-          onClick={onOrganise}
-          title="Organise…"
-          aria-label={`Organise… ${item.address}`}
-        >
-          <svg
-            className="d-none d-lg-inline align-text-bottom"
-            width="16"
-            height="16"
-            viewBox="0 0 16 16"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.4"
-            strokeLinejoin="round"
-            aria-hidden="true"
-          >
-            <path d="M1.75 3.25h4.5l1.5 1.5h6.5v8.5H1.75z" />
-          </svg>
-          <span className="d-lg-none">Organise…</span>
-        </Button>
-      )}
+      {menu.length > 0 && <MoreMenu context={item.address} items={menu} disabled={busy} />}
     </div>
   );
 }

@@ -19,7 +19,7 @@ interface BrandRowViewProps {
   actions: ReactNode;
 }
 
-/** A brand's row: its checkbox (all its senders), logo, name, senders, messages and cost, caret and buttons. */
+/** A brand's row: its checkbox (all its senders), logo, name and domain, senders, messages and cost, caret and buttons. */
 export function BrandRowView({
   row,
   index,
@@ -56,8 +56,12 @@ export function BrandRowView({
         <div className="subscription-main">
           <SenderLogo domain={row.brand} baseUrl={logoBaseUrl} />
           <div className="subscription-ident min-w-0">
-            <div className="fw-semibold text-break subscription-name">{row.brand}</div>
-            <div className="small brand-senders">{sendersLabel(row.senders.length)}</div>
+            {/* Its senders' own name (sender-written, shown as text), the domain under it. */}
+            <div className="fw-semibold text-break subscription-name">{row.name || row.brand}</div>
+            <div className="small brand-senders">
+              {row.name && <span className="text-muted brand-domain">{row.brand} · </span>}
+              {sendersLabel(row.senders.length)}
+            </div>
           </div>
           <div className="subscription-address min-w-0">
             <div className="text-muted small brand-addresses" id={sendersId}>

@@ -7,6 +7,7 @@ import {
   isScanning,
   isSortOrder,
   itemsOfPages,
+  matchCaption,
   mergeLiveSubscription,
   mergeLiveSubscriptions,
   messageCountLabel,
@@ -126,6 +127,13 @@ describe('row and heading texts', () => {
     expect(countCaption(1, 'Subscriptions Left to Review')).toBe('1 Subscription Left to Review');
     expect(countCaption(1, 'Subscriptions Unsubscribed From')).toBe('1 Subscription Unsubscribed From');
     expect(countCaption(0, 'Subscriptions Kept')).toBe('0 Subscriptions Kept');
+  });
+
+  it('counts a search as what matches of all', () => {
+    expect(matchCaption(3, 40)).toBe('3 of 40 match');
+    expect(matchCaption(0, 40)).toBe('0 of 40 match');
+    // The category's total not known yet: what matches alone.
+    expect(matchCaption(3, null)).toBe('3 match');
   });
 
   it('shows scan progress', () => {

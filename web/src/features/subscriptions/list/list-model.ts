@@ -76,6 +76,11 @@ export function countCaption(count: number, caption: string): string {
   return `${count} ${count === 1 ? caption.replace(/^Subscriptions\b/, 'Subscription') : caption}`;
 }
 
+/** The caption while a search is on: "3 of 40 match" (how many match of the category's senders). */
+export function matchCaption(matching: number, total: number | null): string {
+  return total === null ? `${matching} match` : `${matching} of ${total} match`;
+}
+
 /** The domain of a sender address (what the logo is looked up by), lower case; '' when there is none. */
 export function senderDomain(address: string): string {
   const at = address.lastIndexOf('@');

@@ -12,6 +12,8 @@ interface SubscriptionRowProps {
   showAccount: boolean;
   /** The buttons of the ACTIONS column. */
   actions?: ReactNode;
+  /** Keep and Unsubscribe as the message preview's header offers them (none where the list has none). */
+  previewActions?: { onKeep?: () => void; onUnsubscribe?: () => void };
   /** Set while an action on this row runs; the row shows its loading spinner. */
   busy?: boolean;
   /** What a slow action is doing, in words (shown while busy). */
@@ -42,8 +44,10 @@ export const loadReceipt = () =>
 
 /**
  * One sender (a row of the list's ARIA table): its checkbox, logo, name (and the list it came through),
- * address, message count and what it costs, its messages behind the expand caret, and the actions. At
- * desktop widths all of it sits on one line (styles.css); on a phone it stacks.
+ * address, message count and what it costs, the actions, and its messages behind the expand caret (a cell
+ * of their own under the row). At desktop widths the name has the first line, the address, count and cost
+ * the second, the actions beside them; on a phone the actions go under the sender (styles.css;
+ * docs/decisions/104-screens-that-fit.md).
  */
 export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowProps>(function SubscriptionRow(
   {
@@ -51,6 +55,7 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
     logoBaseUrl,
     showAccount,
     actions,
+    previewActions,
     busy = false,
     slowText = null,
     selected,
@@ -125,34 +130,62 @@ export const SubscriptionRow = forwardRef<HTMLTableRowElement, SubscriptionRowPr
           </div>
         </div>
         {busy && slowText && <div className="small text-primary subscription-slow">{slowText}</div>}
-        <div id={listId} hidden={!expanded}>
-          {expanded && (
-            <Suspense
-              fallback={
-                <Spinner animation="border" size="sm" role="status" className="mt-2">
-                  <span className="visually-hidden">Loading…</span>
-                </Spinner>
-              }
-            >
-              <SubscriptionMessages subscriptionId={item.id} />
-            </Suspense>
-          )}
-        </div>
       </td>
       <td className="subscription-actions">{actions}</td>
+      <ExpandedCell id={listId} expanded={expanded} item={item} name={name} previewActions={previewActions} />
     </tr>
   );
 });
 
-/** The sender's name (with "New" while its mail waits in the Screener) and the list it came through. */
+/**
+ * The sender's messages, under the whole row after its actions: opening it moves neither the checkbox nor
+ * the buttons. Fetched with the first expand.
+ */
+function ExpandedCell({
+  id,
+  expanded,
+  item,
+  name,
+  previewActions,
+}: {
+  id: string;
+  expanded: boolean;
+  item: Subscription;
+  name: string;
+  previewActions: SubscriptionRowProps['previewActions'];
+}) {
+  return (
+    <td id={id} className="subscription-expanded" hidden={!expanded}>
+      {expanded && (
+        <Suspense
+          fallback={
+            <Spinner animation="border" size="sm" role="status" className="mt-2">
+              <span className="visually-hidden">Loading…</span>
+            </Spinner>
+          }
+        >
+          <SubscriptionMessages
+            subscriptionId={item.id}
+            sender={{ name, address: item.address }}
+            {...previewActions}
+          />
+        </Suspense>
+      )}
+    </td>
+  );
+}
+
+/** The sender's name (with "Held: new sender" while its mail is held) and the list it came through. */
 function SenderIdent({ item, name }: { item: Subscription; name: string }) {
   return (
     <div className="subscription-ident min-w-0">
       <div className="fw-semibold text-break subscription-name">
         {item.screened && (
-          // Found while the Screener was on: its mail waits in the Screener folder until Keep.
+          // Found while "Hold new senders" was on: its mail waits in the Screener folder until Keep
+          // (said in words, docs/decisions/105-words-that-cannot-be-misread.md).
           <Badge bg="info" text="dark" className="me-2 subscription-new">
-            New<span className="visually-hidden">, waiting in the Screener</span>
+            Held: new sender
+            <span className="visually-hidden">, its mail waits out of your inbox until you Keep it</span>
           </Badge>
         )}
         {name}

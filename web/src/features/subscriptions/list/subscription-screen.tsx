@@ -3,11 +3,13 @@ import { useSearchParams } from 'react-router';
 import type { EmailAccount } from '#contract/api.js';
 import { usePublicConfig } from '../../../lib/public-config';
 import { loadMailboxProblems, useEmailAccounts } from '../../accounts';
+import { FreeUnsubscribesLeft } from '../../billing';
 import { useOrganise } from '../actions/use-organise';
 import { useSubscriptionActions } from '../actions/use-subscription-actions';
 import { useLiveScan } from '../api/live-scan';
 import { GROUP_BRAND, GROUP_PARAM } from '../brands/brand-pages';
 import { loadBulkPanel, useListBulk } from '../bulk/use-list-bulk';
+import { useRowBlock } from '../bulk/use-row-block';
 import { useSelection } from '../bulk/use-selection';
 import type { CategoryView } from './categories';
 import { emptyList } from './empty-list';
@@ -17,12 +19,14 @@ import { ListHeader } from './list-header';
 import {
   countCaption,
   DEFAULT_SORT,
+  matchCaption,
   progressText,
   type SortOrder,
   scanRunning,
   showsAccounts,
 } from './list-model';
 import { SubscriptionTable } from './subscription-table';
+import { useCategoryTotal } from './use-category-total';
 import { useListRows } from './use-list-rows';
 
 // The offer to select every matching sender comes with the bulk bar, with the first selection.
@@ -100,7 +104,8 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
   const [grouped, setGrouped] = useGrouped();
   const actions = useSubscriptionActions(category);
   const rows = useListRows(category, { order, query, q, grouped }, actions.askReauth);
-  const { list, loaded, failed, loadedItems, visible, total, matching } = rows;
+  const { list, loaded, failed, loadedItems, visible, matching } = rows;
+  const caption = useCaption({ view, order, grouped, query, q, rows });
   const trash = useTrashOption();
   const { organise, dialog: organiseDialog } = useOrganise();
   const showAccount = showsAccounts(loadedItems, accounts);
@@ -109,24 +114,15 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
   const selection = useSelection(visible);
   const { selected, select } = selection;
   const bulk = useListBulk(category, selection, actions, trash);
-  // What shows when there are no rows.
-  const empty = emptyList({
-    failed,
-    reauth: rows.reauth,
-    onRetry: () => void list.refetch(),
-    settledEmpty: loaded && loadedItems.length === 0 && !scanning && !list.isFetching,
-    searchHidesAll: loadedItems.length > 0 && visible.length === 0 && !list.isFetching,
-    accounts: accountState,
-    searching: q !== '',
-  });
+  const rowBlock = useRowBlock(bulk.startOn, actions);
+  const empty = emptyRows(rows, { scanning, accounts: accountState, searching: q !== '' });
 
   return (
     <section className={`subscription-list${selected.size > 0 ? ' has-selection' : ''}`}>
-      {/* A failed fetch counts nothing: no caption claiming 0. Grouped, the brand list has its own. */}
       <ListHeader
         title={view.heading}
         busy={busy}
-        caption={grouped ? null : failed ? '\u00a0' : countCaption(total, view.caption)}
+        caption={caption}
         progress={scanning && progress ? progressText(progress) : ''}
       />
       <ListControls
@@ -138,6 +134,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
         grouped={{ checked: grouped, onChange: setGrouped }}
       />
       <TroubleBanner accounts={accounts} />
+      {category !== 'unsubscribed' && <FreeUnsubscribesLeft />}
       {bulk.progress}
       {selected.size > 0 && (
         <Suspense fallback={null}>
@@ -173,6 +170,7 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
       <SubscriptionTable
         label={view.heading}
         hidden={failed || grouped}
+        loading={!loaded}
         visible={visible}
         matching={matching}
         list={list}
@@ -183,13 +181,62 @@ export function SubscriptionScreen({ view }: { view: CategoryView }) {
         actions={actions}
         moveToTrash={trash.checked}
         onOrganise={organise}
+        onAskBlock={rowBlock.ask}
       />
       {empty && !grouped && <div className="mt-3">{empty}</div>}
       {bulk.bar}
       {actions.dialogs}
       {organiseDialog}
+      {rowBlock.dialog}
     </section>
   );
+}
+
+/** What shows when there are no rows (none while there are). */
+function emptyRows(
+  rows: ReturnType<typeof useListRows>,
+  context: { scanning: boolean; accounts: ReturnType<typeof useMailboxes>['state']; searching: boolean },
+) {
+  const { list, loaded, loadedItems, visible } = rows;
+  return emptyList({
+    failed: rows.failed,
+    reauth: rows.reauth,
+    onRetry: () => void list.refetch(),
+    settledEmpty: loaded && loadedItems.length === 0 && !context.scanning && !list.isFetching,
+    searchHidesAll: loadedItems.length > 0 && visible.length === 0 && !list.isFetching,
+    accounts: context.accounts,
+    searching: context.searching,
+  });
+}
+
+/**
+ * The count under the heading: "40 Subscriptions Left to Review", "3 of 40 match" while a search is on,
+ * nothing while the first page comes or after a failed fetch (never a "0" that is not one), none grouped
+ * (the brand list has its own).
+ */
+function useCaption({
+  view,
+  order,
+  grouped,
+  query,
+  q,
+  rows,
+}: {
+  view: CategoryView;
+  order: SortOrder;
+  grouped: boolean;
+  query: string;
+  q: string;
+  rows: ReturnType<typeof useListRows>;
+}): string | null {
+  const searching = query.trim() !== '';
+  const categoryTotal = useCategoryTotal(view.category, order, searching && !grouped);
+  if (grouped) return null;
+  if (rows.failed || !rows.loaded) return '\u00a0';
+  if (!searching) return countCaption(rows.total, view.caption);
+  // Until the server has answered the search typed, the rows on screen filtered by it are what match.
+  const settled = q === query.trim() && !rows.list.isPlaceholderData;
+  return matchCaption(settled ? rows.total : rows.visible.length, categoryTotal);
 }
 
 /** A mailbox whose check failed says why, with its way out; loaded only when one has. */

@@ -7,6 +7,7 @@ import type { SubscriptionActions } from '../actions/use-subscription-actions';
 import type { useSubscriptionList } from '../api/list-query';
 import type { useSelection } from '../bulk/use-selection';
 import { SubscriptionRow } from './subscription-row';
+import './rows.css';
 import { useRowKeys } from './use-row-keys';
 
 /** Rows rendered beyond the screen, above and below. */
@@ -17,6 +18,8 @@ const LOAD_AHEAD = 15;
 interface SubscriptionTableProps {
   label: string;
   hidden: boolean;
+  /** The first page has not come: skeleton rows stand in for it (never an empty list, never "0"). */
+  loading: boolean;
   /** The rows shown (loaded and matching the typed search), and how many match in all. */
   visible: readonly Subscription[];
   matching: number;
@@ -30,6 +33,8 @@ interface SubscriptionTableProps {
   actions: SubscriptionActions;
   moveToTrash: boolean;
   onOrganise: (item: Subscription) => void;
+  /** The More menu's Block: asks first (bulk/use-row-block.tsx). */
+  onAskBlock: (item: Subscription) => void;
 }
 
 /**
@@ -64,6 +69,29 @@ function useVirtualRows(visible: readonly Subscription[], list: ReturnType<typeo
     }
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, lastShown, visible.length, fetchNextPage]);
   return { bodyRef, virtualizer, rows };
+}
+
+/** Rows' shapes while the first page comes (hidden from assistive technology: the header's spinner says it). */
+function SkeletonRows() {
+  return (
+    <tbody className="subscription-skeletons placeholder-glow" aria-hidden="true">
+      {[0, 1, 2, 3, 4, 5].map((n) => (
+        <tr key={n} className="subscription-row subscription-skeleton">
+          <td className="subscription-select" />
+          <td className="subscription-sender">
+            <div className="d-flex gap-3 align-items-center">
+              <span className="placeholder rounded subscription-skeleton-logo" />
+              <span className="flex-grow-1">
+                <span className={`placeholder d-block mb-2 col-${n % 2 ? 5 : 7}`} />
+                <span className="placeholder placeholder-sm d-block col-4" />
+              </span>
+            </div>
+          </td>
+          <td className="subscription-actions" />
+        </tr>
+      ))}
+    </tbody>
+  );
 }
 
 /** The header row: the checkbox of every row shown, and the columns' names. */
@@ -109,6 +137,7 @@ function SubscriptionHead({
 export function SubscriptionTable({
   label,
   hidden,
+  loading,
   visible,
   matching,
   list,
@@ -119,6 +148,7 @@ export function SubscriptionTable({
   actions,
   moveToTrash,
   onOrganise,
+  onAskBlock,
 }: SubscriptionTableProps) {
   const { busyRows, keep, unsubscribe, block } = actions;
   const { selected, toggleRow } = selection;
@@ -135,6 +165,7 @@ export function SubscriptionTable({
         className="subscription-table bg-white border mb-0"
       >
         <SubscriptionHead selection={selection} disabled={visible.length === 0} />
+        {loading && <SkeletonRows />}
         <tbody
           ref={bodyRef}
           className="subscription-body"
@@ -157,6 +188,11 @@ export function SubscriptionTable({
                 slowText={busyRows.get(item.id) ?? null}
                 selected={selected.has(item.id)}
                 onSelect={(shift) => toggleRow(row.index, shift)}
+                previewActions={{
+                  onKeep: category !== 'kept' ? () => void keep(item) : undefined,
+                  onUnsubscribe:
+                    category !== 'unsubscribed' ? () => void unsubscribe(item, { moveToTrash }) : undefined,
+                }}
                 actions={
                   <RowActions
                     item={item}
@@ -166,6 +202,7 @@ export function SubscriptionTable({
                     onBlock={() => void block(item)}
                     onUnsubscribe={() => void unsubscribe(item, { moveToTrash })}
                     onOrganise={() => onOrganise(item)}
+                    onAskBlock={() => onAskBlock(item)}
                   />
                 }
               />

@@ -4,11 +4,18 @@ import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { SubscriptionMessage } from '#contract/api.js';
 import { getMessagePreview } from '../api/message-preview';
+import { formatDate } from '../list/row-receipt';
+import { useFittedFrame } from './fit-frame';
 import { isEmptyPreview, PREVIEW_NOT_FOUND, previewFailure } from './preview-answer';
 
 interface MessagePreviewProps {
   subscriptionId: string;
   message: SubscriptionMessage;
+  /** Who sent it, for the preview's header. */
+  sender: { name: string; address: string };
+  /** The row's Keep and Unsubscribe, offered in the preview's header (none where the list has none). */
+  onKeep?: () => void;
+  onUnsubscribe?: () => void;
 }
 
 /**
@@ -55,7 +62,7 @@ interface PreviewNote {
  * with the remote images, `close` hides it. A failure shows in the modal as soon as its answer arrives
  * (docs/decisions/098-failures-say-why.md). Answers of an earlier opening (or of a closed modal) are dropped.
  */
-function usePreview({ subscriptionId, message }: MessagePreviewProps) {
+function usePreview({ subscriptionId, message }: Pick<MessagePreviewProps, 'subscriptionId' | 'message'>) {
   const [show, setShow] = useState(false);
   const [html, setHtml] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -118,6 +125,13 @@ export function MessagePreview(props: MessagePreviewProps) {
   const { show, html, setHtml, loading, imagesLoaded, note, load, open, close } = usePreview(props);
   const frameRef = useRef<HTMLIFrameElement>(null);
   useFocusKeptFromFrame(show, frameRef);
+  const { boxRef, frameStyle } = useFittedFrame(html);
+  const date = formatDate(props.message.date);
+  /** An action from the header: the preview closes first (the row may leave the list). */
+  const act = (run: () => void) => () => {
+    close();
+    run();
+  };
 
   return (
     <>
@@ -140,10 +154,8 @@ export function MessagePreview(props: MessagePreviewProps) {
         aria-labelledby={titleId}
         className="message-preview-modal"
       >
-        <Modal.Header closeButton>
-          <Modal.Title as="h2" id={titleId} className="h5 text-break">
-            {subject}
-          </Modal.Title>
+        <Modal.Header closeButton className="align-items-start">
+          <PreviewHeading titleId={titleId} subject={subject} date={date} {...props} act={act} />
         </Modal.Header>
         <Modal.Body className="p-0 message-preview-body">
           {note && (
@@ -161,14 +173,18 @@ export function MessagePreview(props: MessagePreviewProps) {
             </div>
           )}
           {html !== null && (
-            <iframe
-              ref={frameRef}
-              title="Message preview"
-              className="message-preview-frame"
-              sandbox={SANDBOX}
-              referrerPolicy="no-referrer"
-              srcDoc={html}
-            />
+            // Scaled to the room there is when the message is laid out wider (fit-frame.ts).
+            <div ref={boxRef} className="message-preview-fit">
+              <iframe
+                ref={frameRef}
+                title="Message preview"
+                className="message-preview-frame"
+                style={frameStyle}
+                sandbox={SANDBOX}
+                referrerPolicy="no-referrer"
+                srcDoc={html}
+              />
+            </div>
           )}
           {loading && (
             <div className="message-preview-loader">
@@ -194,5 +210,47 @@ export function MessagePreview(props: MessagePreviewProps) {
         </Modal.Footer>
       </Modal>
     </>
+  );
+}
+
+/** The preview's header: the subject, who sent it and when, and the row's Keep Subscription and Unsubscribe. */
+function PreviewHeading({
+  titleId,
+  subject,
+  date,
+  sender,
+  onKeep,
+  onUnsubscribe,
+  act,
+}: MessagePreviewProps & {
+  titleId: string;
+  subject: string;
+  date: string | null;
+  act: (run: () => void) => () => void;
+}) {
+  return (
+    <div className="min-w-0 flex-grow-1">
+      <Modal.Title as="h2" id={titleId} className="h5 text-break mb-1">
+        {subject}
+      </Modal.Title>
+      <p className="small text-muted text-break mb-0 message-preview-from">
+        <span className="fw-semibold text-body">{sender.name}</span> {sender.address}
+        {date && <> · {date}</>}
+      </p>
+      {(onKeep || onUnsubscribe) && (
+        <div className="d-flex flex-wrap gap-2 mt-2 message-preview-actions">
+          {onKeep && (
+            <Button size="sm" variant="outline-success" onClick={act(onKeep)}>
+              Keep Subscription<span className="visually-hidden"> {sender.address}</span>
+            </Button>
+          )}
+          {onUnsubscribe && (
+            <Button size="sm" variant="outline-danger" onClick={act(onUnsubscribe)}>
+              Unsubscribe<span className="visually-hidden"> {sender.address}</span>
+            </Button>
+          )}
+        </div>
+      )}
+    </div>
   );
 }
