@@ -10,8 +10,9 @@ import { openPage, productForThisFile, signUpWithPassword, uniqueEmail } from '.
 const KiB = 1024;
 const BUDGETS = {
   landing: { js: 100 * KiB, css: 40 * KiB },
-  // 162: failures that say why, with Retry, on every screen (docs/decisions/098-failures-say-why.md).
-  signedIn: { js: 162 * KiB },
+  // 166: the list's More menu, skeleton rows, "N of M match", the free unsubscribes left, the held
+  // sender's badge and the Activity screen's link (docs/decisions/104-screens-that-fit.md); 164.6 measured.
+  signedIn: { js: 166 * KiB },
 } as const;
 /** No new script or style request for this long after the screen showed: the page is settled. */
 const QUIET_MS = 1500;
