@@ -60,7 +60,7 @@ export async function recountSenders(db: Db, mailboxId: string, since: number): 
         count(m.seen) as read_known,
         coalesce(sum(case when m.date >= ${since} then 1 else 0 end), 0) as recent_count
       from senders s
-      left join messages m on m.sender_id = s.id and m.gone = 0
+      left join messages m on m.sender_id = s.id
       where s.mailbox_id = ${mailboxId}
       group by s.id
     ) as a

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '#server/db/index.js';
-import { RECENT_WINDOW_MS, recountSenders } from '#server/db/sender-counts.js';
 import type { MovedMessage } from '#server/mail/provider.js';
 
 // The product's references to messages it moved (features/mailboxes): they follow the mail to its new id
@@ -41,9 +40,9 @@ export async function followMoves(
       .onConflict((oc) => oc.columns(['mailbox_id', 'provider_id']).doNothing())
       .execute();
   }
-  if (changes.size === 0) return;
-  await changeMessageCounts(trx, changes, into === 'trash' ? -1 : 1);
-  await recountSenders(trx, mailboxId, Date.now() - RECENT_WINDOW_MS);
+  // Only what is in the mailbox follows: how often the sender writes (recent_count) and how much of it
+  // the user read count the mail that arrived, wherever the product put it since.
+  if (changes.size > 0) await changeMessageCounts(trx, changes, into === 'trash' ? -1 : 1);
 }
 
 /** Marks the references of `moved` (by their previous ids) gone or back, adding each sender's number to `changes`. */
