@@ -49,20 +49,17 @@ const truthy = (v: unknown): boolean => v === true || Number(v) === 1;
 /** The columns of a listed row, with its way back worked out beside it (both dialects). */
 function rowSelection(eb: ExpressionBuilder<Database, 'activity' | 'senders'>) {
   const own = (kind: string) => eb('activity.kind', '=', kind as ActivityRowKind);
-  const trashed = eb.exists(
-    eb
-      .selectFrom('trashed_messages as t')
-      .select(sql`1`.as('one'))
-      .whereRef('t.mailbox_id', '=', 'senders.mailbox_id')
-      .whereRef('t.address', '=', 'senders.address'),
-  );
-  const blocked = eb.exists(
-    eb
-      .selectFrom('block_rules as b')
-      .select(sql`1`.as('one'))
-      .whereRef('b.mailbox_id', '=', 'senders.mailbox_id')
-      .whereRef('b.address', '=', 'senders.address'),
-  );
+  // A row of the sender's mailbox and address in a table of what blocks did (the rule, the trashed mail).
+  const ofSender = (table: 'trashed_messages' | 'block_rules') =>
+    eb.exists(
+      eb
+        .selectFrom(table)
+        .select(sql`1`.as('one'))
+        .whereRef(`${table}.mailbox_id`, '=', 'senders.mailbox_id')
+        .whereRef(`${table}.address`, '=', 'senders.address'),
+    );
+  const trashed = ofSender('trashed_messages');
+  const blocked = ofSender('block_rules');
   const ruled = eb.exists(
     eb
       .selectFrom('sender_rules as r')
