@@ -1,8 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startDnsFake } from './dns-fake.js';
 
 // Senders' DKIM for the tests: messages signed as a real sender signs them (RFC 6376, relaxed/relaxed,
 // rsa-sha256, written here independently of mailauth, which verifies them in the product), and a local
@@ -96,55 +96,8 @@ export interface DnsServer {
  */
 export async function startDnsServer(): Promise<DnsServer> {
   const txt = dkimTxtRecord();
-  const socket: Socket = createSocket('udp4');
-  socket.on('message', (query, peer) => {
-    try {
-      socket.send(answer(query, txt), peer.port, peer.address);
-    } catch {
-      // A malformed query gets no answer, as from a real server.
-    }
-  });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  // It serves while its process runs, and does not keep it running.
-  socket.unref();
-  const { port } = socket.address();
-  return {
-    address: `127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => socket.close(() => resolve())),
-  };
-}
-
-/** One DNS answer (RFC 1035 §4.1) to `query`: the TXT record for a DKIM key name, else NXDOMAIN. */
-function answer(query: Buffer, txt: string): Buffer {
-  let offset = 12;
-  const labels: string[] = [];
-  while (query[offset]! > 0) {
-    const length = query[offset]!;
-    labels.push(query.subarray(offset + 1, offset + 1 + length).toString('ascii'));
-    offset += 1 + length;
-  }
-  offset += 1;
-  const type = query.readUInt16BE(offset);
-  const question = query.subarray(12, offset + 4);
-  const name = labels.join('.').toLowerCase();
-  const found = type === 16 && name.startsWith(`${TEST_SELECTOR}._domainkey.`);
-  const header = Buffer.alloc(12);
-  query.copy(header, 0, 0, 2);
-  header.writeUInt16BE(0x8180 | (found ? 0 : 3), 2);
-  header.writeUInt16BE(1, 4);
-  header.writeUInt16BE(found ? 1 : 0, 6);
-  if (!found) return Buffer.concat([header, question]);
-  const strings: Buffer[] = [];
-  for (let i = 0; i < txt.length; i += 255) {
-    const chunk = Buffer.from(txt.slice(i, i + 255), 'ascii');
-    strings.push(Buffer.from([chunk.length]), chunk);
-  }
-  const rdata = Buffer.concat(strings);
-  const record = Buffer.alloc(12);
-  record.writeUInt16BE(0xc00c, 0);
-  record.writeUInt16BE(16, 2);
-  record.writeUInt16BE(1, 4);
-  record.writeUInt32BE(60, 6);
-  record.writeUInt16BE(rdata.length, 10);
-  return Buffer.concat([header, question, record, rdata]);
+  const fake = await startDnsFake((name) =>
+    name.startsWith(`${TEST_SELECTOR}._domainkey.`) ? { TXT: [txt] } : undefined,
+  );
+  return { address: fake.address, stop: fake.stop };
 }

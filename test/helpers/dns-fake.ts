@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 
 // A small authoritative DNS server on 127.0.0.1 over UDP (RFC 1035 §4), answering from a zone the test
-// writes: A, AAAA, MX and SRV (RFC 2782) records by name. A name the zone does not hold is NXDOMAIN; a
+// writes: A, AAAA, MX, SRV (RFC 2782) and TXT records by name, or from a function of the name (the DKIM
+// keys of test/helpers/dkim.ts, under any domain). A name the zone does not hold is NXDOMAIN; a
 // name it holds without records of the asked type answers NOERROR with no answer, as a real server
 // does. The product reaches it through DNS_SERVERS, so its lookups never leave the machine.
 
@@ -18,6 +19,8 @@ export interface ZoneEntry {
   AAAA?: string[];
   MX?: Array<{ priority: number; exchange: string }>;
   SRV?: SrvRecord[];
+  /** Each a whole text, sent as strings of at most 255 bytes (RFC 1035 §3.3.14; a DKIM key is longer). */
+  TXT?: string[];
 }
 
 export interface DnsFake {
@@ -30,16 +33,24 @@ export interface DnsFake {
   stop(): Promise<void>;
 }
 
-const TYPES = { A: 1, AAAA: 28, MX: 15, SRV: 33 } as const;
+const TYPES = { A: 1, AAAA: 28, MX: 15, SRV: 33, TXT: 16 } as const;
 type RecordType = keyof typeof TYPES;
 
-export async function startDnsFake(zone: Record<string, ZoneEntry> = {}): Promise<DnsFake> {
-  const records = new Map(Object.entries(zone).map(([name, entry]) => [name.toLowerCase(), entry]));
+/** `zone`: records by name, or the records of a name (undefined: NXDOMAIN); `set` adds to the former. */
+export async function startDnsFake(
+  zone: Record<string, ZoneEntry> | ((name: string) => ZoneEntry | undefined) = {},
+): Promise<DnsFake> {
+  const records = new Map(
+    typeof zone === 'function'
+      ? []
+      : Object.entries(zone).map(([name, entry]) => [name.toLowerCase(), entry]),
+  );
+  const lookup = (name: string) => records.get(name) ?? (typeof zone === 'function' ? zone(name) : undefined);
   const questions: string[] = [];
   const socket: Socket = createSocket('udp4');
   socket.on('message', (query, peer) => {
     try {
-      socket.send(answer(query, records, questions), peer.port, peer.address);
+      socket.send(answer(query, lookup, questions), peer.port, peer.address);
     } catch {
       // A malformed query gets no answer, as from a real server.
     }
@@ -65,6 +76,15 @@ function encodeName(name: string): Buffer {
 function rdataOf(type: RecordType, value: unknown): Buffer {
   if (type === 'A') return Buffer.from((value as string).split('.').map(Number));
   if (type === 'AAAA') return ipv6Bytes(value as string);
+  if (type === 'TXT') {
+    const text = value as string;
+    const strings: Buffer[] = [];
+    for (let i = 0; i < text.length; i += 255) {
+      const chunk = Buffer.from(text.slice(i, i + 255), 'ascii');
+      strings.push(Buffer.from([chunk.length]), chunk);
+    }
+    return Buffer.concat(strings);
+  }
   if (type === 'MX') {
     const mx = value as { priority: number; exchange: string };
     const head = Buffer.alloc(2);
@@ -93,7 +113,7 @@ function ipv6Bytes(address: string): Buffer {
   return out;
 }
 
-function answer(query: Buffer, zone: Map<string, ZoneEntry>, questions: string[]): Buffer {
+function answer(query: Buffer, lookup: (name: string) => ZoneEntry | undefined, questions: string[]): Buffer {
   let offset = 12;
   const labels: string[] = [];
   while (query[offset]! > 0) {
@@ -107,7 +127,7 @@ function answer(query: Buffer, zone: Map<string, ZoneEntry>, questions: string[]
   const name = labels.join('.').toLowerCase();
   const type = (Object.keys(TYPES) as RecordType[]).find((t) => TYPES[t] === typeCode);
   questions.push(`${type ?? typeCode} ${name}`);
-  const entry = zone.get(name);
+  const entry = lookup(name);
   const values: unknown[] = (type && entry?.[type]) || [];
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
