@@ -119,8 +119,9 @@ export function createActivityService({ repo, unsubscribe, organise, now = Date.
       if (row.undone) return { entry: toEntry(row), restored: 0 };
       if (!row.wayBack) throw new ConflictError(ACTIVITY_MESSAGES.nothingLeft);
       if (!(await repo.claim(userId, id, now()))) {
-        const now_ = await repo.find(userId, id);
-        return { entry: toEntry(now_ ?? row), restored: 0 };
+        // Another undo claimed it first: the entry as that one leaves it.
+        const current = await repo.find(userId, id);
+        return { entry: toEntry(current ?? row), restored: 0 };
       }
       let restored: number;
       try {
